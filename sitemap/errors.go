@@ -25,6 +25,20 @@ const (
 	RuleNews              = "invalid-news"     // a required news tag missing, or a value out of range
 	RuleHreflang          = "invalid-hreflang" // invalid hreflang code or href
 	RuleDuplicateURL      = "duplicate-url"
+	RuleInvalidCharacter  = "invalid-character" // a character XML 1.0 does not allow
+
+	// Reported by the Reader (through Reader.OnNotice or as errors).
+	RuleParseError         = "parse-error"         // not well-formed XML, or damaged
+	RuleUnsupportedFormat  = "unsupported-format"  // not urlset, sitemapindex, text, RSS or Atom
+	RuleSitemapIsHTML      = "sitemap-is-html"     // an HTML page served in place of a sitemap
+	RuleFileTooLarge       = "file-too-large"      // over MaxBytes uncompressed
+	RuleCompressionError   = "compression-error"   // damaged gzip
+	RuleLeadingWhitespace  = "leading-whitespace"  // anything before the XML declaration
+	RuleIncorrectNamespace = "incorrect-namespace" // root element not in the sitemaps.org namespace
+	RuleUnknownTag         = "unknown-tag"         // an element the protocol and its extensions do not define there
+	RuleElementOrder       = "element-order"       // elements not in the order the schema demands
+	RuleMissingTag         = "missing-tag"         // a required element is missing (e.g. <url> without <loc>)
+	RuleDoctype            = "doctype-not-allowed" // DOCTYPE or entity declarations (XXE, billion laughs)
 )
 
 // A Violation is a value that breaks a protocol rule. The Writer returns one
