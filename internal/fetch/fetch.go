@@ -1,0 +1,394 @@
+// Package fetch gets documents over HTTP the way a careful crawler must:
+// with a per-fetch timeout, a User-Agent, redirects followed by hand (each
+// hop recorded, loops caught) and a size cap that applies to the decoded
+// body, so that a compression bomb of any Content-Encoding stops with
+// "file too large" instead of filling memory.
+package fetch
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zlib"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// Defaults of a zero Client.
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultMaxRedirects = 10 // RFC 9309 asks crawlers to follow at least 5
+	// DefaultMaxBytes is the protocol's limit plus room for a server's
+	// trailing whitespace: a sitemap larger than this is an error anyway.
+	DefaultMaxBytes = sitemap.MaxBytes + 1<<20
+)
+
+// UserAgent returns sitemapkit's User-Agent for a version, e.g.
+// "sitemapkit/1.2.0 (+https://github.com/sitemapkit/sitemapkit)". Its
+// product token, "sitemapkit", is what robots.txt groups name.
+func UserAgent(version string) string {
+	if version == "" {
+		version = "dev"
+	}
+	return "sitemapkit/" + version + " (+https://github.com/sitemapkit/sitemapkit)"
+}
+
+// Errors a fetch can fail with, besides network errors. Get wraps them in
+// an *Error; a Body's Read returns ErrTooLarge and ErrCompression from
+// package sitemap, so that readers and checkers classify them as they do
+// for local files.
+var (
+	ErrTooManyRedirects    = errors.New("too many redirects")
+	ErrRedirectLoop        = errors.New("redirect loop")
+	ErrTimeout             = errors.New("timed out")
+	ErrUnsupportedEncoding = errors.New("unsupported Content-Encoding")
+	ErrNotHTTP             = errors.New("not an http or https URL")
+)
+
+// A Client fetches documents. Set the fields before the first Get; a zero
+// Client is ready to use. It is safe for concurrent use.
+type Client struct {
+	// UserAgent is sent with every request. Default: UserAgent("dev").
+	UserAgent string
+	// Timeout bounds one fetch, redirects and reading the body included.
+	// Default (0): DefaultTimeout. Negative: no timeout.
+	Timeout time.Duration
+	// MaxBytes caps the decoded body; reading past it fails with
+	// sitemap.ErrTooLarge. Default (0): DefaultMaxBytes.
+	MaxBytes int64
+	// MaxRedirects is how many redirects one Get follows. Default (0):
+	// DefaultMaxRedirects. Negative: none.
+	MaxRedirects int
+	// Transport makes the requests. Default (nil): http.DefaultTransport.
+	Transport http.RoundTripper
+}
+
+// A Hop is one redirect that was followed.
+type Hop struct {
+	From       string // the URL that answered with a redirect
+	To         string // where its Location header pointed, resolved
+	StatusCode int    // 301, 302, 303, 307 or 308
+}
+
+// A Response is the final answer of a Get, after redirects.
+type Response struct {
+	URL        string // the final URL, after redirects
+	StatusCode int
+	Status     string // e.g. "404 Not Found"
+	Header     http.Header
+	Redirects  []Hop    // the redirects followed, in order
+	Encodings  []string // the Content-Encoding codings that were decoded, as sent
+	// Body is the decoded body, capped at the Client's MaxBytes. The caller
+	// must close it; closing ends the fetch's timeout.
+	Body io.ReadCloser
+}
+
+// An Error is a fetch that failed before a response could be returned.
+type Error struct {
+	URL       string // the URL asked for
+	Redirects []Hop  // the redirects followed before the failure
+	Err       error
+}
+
+func (e *Error) Error() string {
+	if len(e.Redirects) > 0 {
+		return e.URL + ": " + e.Err.Error() + " (after " + fmt.Sprint(len(e.Redirects)) + " redirects)"
+	}
+	return e.URL + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Get fetches rawURL, following redirects. Any HTTP status is returned as
+// a Response (the caller decides what a 404 means); an error is returned
+// only when no final response arrived: network errors, timeouts, too many
+// redirects, redirect loops, an unsupported Content-Encoding.
+func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	var cancel context.CancelFunc = func() {}
+	fctx := ctx
+	if timeout > 0 {
+		fctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	resp, err := c.get(fctx, rawURL)
+	if err != nil {
+		cancel()
+		if fctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			err.Err = fmt.Errorf("%w after %v", ErrTimeout, timeout)
+		}
+		return nil, err
+	}
+	body, closers, derr := c.decode(resp.Body, resp.Header)
+	if derr != nil {
+		resp.Body.Close()
+		cancel()
+		return nil, &Error{URL: rawURL, Redirects: resp.hops, Err: derr}
+	}
+	return &Response{
+		URL:        resp.Request.URL.String(),
+		StatusCode: resp.StatusCode,
+		Status:     resp.Status,
+		Header:     resp.Header,
+		Redirects:  resp.hops,
+		Encodings:  codings(resp.Header),
+		Body: &fetchBody{
+			r: body, closers: append(closers, resp.Body), cancel: cancel,
+			ctx: ctx, fctx: fctx, timeout: timeout,
+		},
+	}, nil
+}
+
+type hopResponse struct {
+	*http.Response
+	hops []Hop
+}
+
+func (c *Client) get(ctx context.Context, rawURL string) (*hopResponse, *Error) {
+	maxRedirects := c.MaxRedirects
+	if maxRedirects == 0 {
+		maxRedirects = DefaultMaxRedirects
+	}
+	client := &http.Client{
+		Transport: c.Transport,
+		// Redirects are followed below, so that each hop is recorded.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	ua := c.UserAgent
+	if ua == "" {
+		ua = UserAgent("")
+	}
+	var hops []Hop
+	seen := map[string]bool{}
+	cur := rawURL
+	for {
+		u, err := url.Parse(cur)
+		if err != nil {
+			return nil, &Error{URL: rawURL, Redirects: hops, Err: err}
+		}
+		if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+			return nil, &Error{URL: rawURL, Redirects: hops, Err: fmt.Errorf("%w: %q", ErrNotHTTP, cur)}
+		}
+		seen[u.String()] = true
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		if err != nil {
+			return nil, &Error{URL: rawURL, Redirects: hops, Err: err}
+		}
+		req.Header.Set("User-Agent", ua)
+		// Asking for the codings ourselves turns off net/http's transparent
+		// gzip, so every coding goes through the same size cap.
+		req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+		resp, err := client.Do(req)
+		if err != nil {
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			return nil, &Error{URL: rawURL, Redirects: hops, Err: err}
+		}
+		loc := resp.Header.Get("Location")
+		if !isRedirect(resp.StatusCode) || loc == "" {
+			return &hopResponse{resp, hops}, nil
+		}
+		resp.Body.Close()
+		next, err := u.Parse(loc)
+		if err != nil {
+			return nil, &Error{URL: rawURL, Redirects: hops, Err: fmt.Errorf("bad Location %q: %w", loc, err)}
+		}
+		next.Fragment = ""
+		hops = append(hops, Hop{From: u.String(), To: next.String(), StatusCode: resp.StatusCode})
+		if seen[next.String()] {
+			return nil, &Error{URL: rawURL, Redirects: hops, Err: ErrRedirectLoop}
+		}
+		if len(hops) > maxRedirects || maxRedirects < 0 {
+			return nil, &Error{URL: rawURL, Redirects: hops, Err: fmt.Errorf("%w (more than %d)", ErrTooManyRedirects, max(maxRedirects, 0))}
+		}
+		cur = next.String()
+	}
+}
+
+func isRedirect(code int) bool {
+	switch code {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// codings lists the Content-Encoding codings in the order they were
+// applied, from every Content-Encoding header line.
+func codings(h http.Header) []string {
+	var out []string
+	for _, v := range h.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(v, ",") {
+			c = strings.ToLower(strings.TrimSpace(c))
+			if c != "" && c != "identity" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// decode undoes the codings, last applied first, each layer capped so that
+// neither the final body nor an intermediate layer can balloon.
+func (c *Client) decode(r io.Reader, h http.Header) (io.Reader, []io.Closer, error) {
+	limit := c.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	r = &capReader{r: r, left: limit, limit: limit}
+	cs := codings(h)
+	var closers []io.Closer
+	for i := len(cs) - 1; i >= 0; i-- {
+		d, err := decoder(cs[i], r)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c, ok := d.(io.Closer); ok {
+			closers = append(closers, c)
+		}
+		r = &capReader{r: &codingReader{r: d, coding: cs[i]}, left: limit, limit: limit}
+	}
+	return r, closers, nil
+}
+
+func decoder(coding string, r io.Reader) (io.Reader, error) {
+	switch coding {
+	case "gzip", "x-gzip":
+		return &lazy{open: func() (io.Reader, error) { return gzip.NewReader(r) }}, nil
+	case "deflate":
+		// RFC 9110 says zlib, but servers often send raw DEFLATE.
+		br := bufio.NewReader(r)
+		return &lazy{open: func() (io.Reader, error) {
+			if h, err := br.Peek(2); err == nil && isZlibHeader(h) {
+				return zlib.NewReader(br)
+			}
+			return flate.NewReader(br), nil
+		}}, nil
+	case "br":
+		return brotli.NewReader(r), nil
+	case "zstd":
+		return &lazy{open: func() (io.Reader, error) {
+			d, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
+			if err != nil {
+				return nil, err
+			}
+			return d.IOReadCloser(), nil
+		}}, nil
+	}
+	return nil, fmt.Errorf("%w %q", ErrUnsupportedEncoding, coding)
+}
+
+func isZlibHeader(h []byte) bool {
+	return h[0]&0x0f == 8 && h[0]>>4 <= 7 && (uint16(h[0])<<8|uint16(h[1]))%31 == 0
+}
+
+// lazy opens a decoder on first Read, so that a damaged header is a Read
+// error (with the place in the body) rather than a failed Get.
+type lazy struct {
+	open func() (io.Reader, error)
+	r    io.Reader
+}
+
+// Close releases the decoder's resources (zstd's goroutines).
+func (l *lazy) Close() error {
+	if c, ok := l.r.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+func (l *lazy) Read(p []byte) (int, error) {
+	if l.r == nil {
+		r, err := l.open()
+		if err != nil {
+			return 0, err
+		}
+		l.r = r
+	}
+	return l.r.Read(p)
+}
+
+// codingReader marks a decoder's own failures as compression errors.
+type codingReader struct {
+	r      io.Reader
+	coding string
+}
+
+func (c *codingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF && !errors.Is(err, sitemap.ErrTooLarge) && !isCtxErr(err) {
+		err = fmt.Errorf("%w: Content-Encoding %s: %w", sitemap.ErrCompression, c.coding, err)
+	}
+	return n, err
+}
+
+func isCtxErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// capReader fails with sitemap.ErrTooLarge once more than limit bytes
+// have come through.
+type capReader struct {
+	r     io.Reader
+	left  int64
+	limit int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, fmt.Errorf("%w: more than %d bytes after decoding", sitemap.ErrTooLarge, c.limit)
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		n += int(c.left)
+		return n, fmt.Errorf("%w: more than %d bytes after decoding", sitemap.ErrTooLarge, c.limit)
+	}
+	return n, err
+}
+
+// fetchBody is a Response's Body: it ends the fetch's timeout on Close and
+// names a timeout as one.
+type fetchBody struct {
+	r         io.Reader
+	closers   []io.Closer // decoders first, the network body last
+	cancel    context.CancelFunc
+	ctx, fctx context.Context
+	timeout   time.Duration
+}
+
+func (b *fetchBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF && b.fctx.Err() == context.DeadlineExceeded && b.ctx.Err() == nil {
+		err = fmt.Errorf("%w after %v reading the body", ErrTimeout, b.timeout)
+	}
+	return n, err
+}
+
+func (b *fetchBody) Close() error {
+	var err error
+	for _, c := range b.closers {
+		err = c.Close()
+	}
+	b.cancel()
+	return err
+}

@@ -1,0 +1,290 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+const corpus = "../../../shared/corpus/scrapy/compressed/"
+
+func readCorpus(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(corpus, name))
+	if err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	return b
+}
+
+// serve answers every path with body and the given Content-Encoding.
+func serve(t *testing.T, body []byte, encoding string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if encoding != "" {
+			w.Header().Set("Content-Encoding", encoding)
+		}
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func getAll(t *testing.T, c *Client, u string) ([]byte, *Response, error) {
+	t.Helper()
+	resp, err := c.Get(context.Background(), u)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return b, resp, err
+}
+
+func TestDecodesEveryCoding(t *testing.T) {
+	cases := []struct{ file, encoding string }{
+		{"html-gzip.bin", "gzip"},
+		{"html-zlibdeflate.bin", "deflate"},
+		{"html-rawdeflate.bin", "deflate"},
+		{"html-br.bin", "br"},
+		{"html-zstd-static-content-size.bin", "zstd"},
+		{"html-zstd-static-no-content-size.bin", "zstd"},
+		{"html-zstd-streaming-no-content-size.bin", "zstd"},
+		{"html-gzip-deflate.bin", "gzip, deflate"},
+		{"html-gzip-deflate-gzip.bin", "gzip, deflate, gzip"},
+	}
+	var want []byte
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			got, resp, err := getAll(t, &Client{}, serve(t, readCorpus(t, tc.file), tc.encoding))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(got, []byte("<!DOCTYPE")) {
+				t.Fatalf("decoded body starts %q, want <!DOCTYPE", got[:min(len(got), 20)])
+			}
+			if len(resp.Encodings) == 0 {
+				t.Errorf("Encodings empty, want %q", tc.encoding)
+			}
+			// Every sample is the same page, but each names its own
+			// coding 150 bytes in, and the deflate ones are 3 bytes longer.
+			if want == nil {
+				want = got
+			} else if !bytes.Equal(got[:150], want[:150]) || len(got) < 74837 || len(got) > 74840 {
+				t.Errorf("decoded body (%d bytes) differs from html-gzip's (%d)", len(got), len(want))
+			}
+		})
+	}
+}
+
+func TestChainedEncodingInTwoHeaders(t *testing.T) {
+	body := readCorpus(t, "html-gzip-deflate.bin")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Content-Encoding", "gzip")
+		w.Header().Add("Content-Encoding", "deflate")
+		w.Write(body)
+	}))
+	defer srv.Close()
+	got, _, err := getAll(t, &Client{}, srv.URL)
+	if err != nil || !bytes.HasPrefix(got, []byte("<!DOCTYPE")) {
+		t.Fatalf("got %q, %v", got[:min(20, len(got))], err)
+	}
+}
+
+func TestBombsStopAtTheCap(t *testing.T) {
+	for _, tc := range []struct{ file, encoding string }{
+		{"bomb-gzip.bin", "gzip"},
+		{"bomb-deflate.bin", "deflate"},
+		{"bomb-zstd.bin", "zstd"},
+		{"bomb-br.bin", "br"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			c := &Client{MaxBytes: 1000000}
+			got, _, err := getAll(t, c, serve(t, readCorpus(t, tc.file), tc.encoding))
+			if !errors.Is(err, sitemap.ErrTooLarge) {
+				t.Fatalf("err = %v, want file too large", err)
+			}
+			if !strings.Contains(err.Error(), "file too large") {
+				t.Errorf("message %q does not say file too large", err)
+			}
+			// Upstream expects the abort before 1,100,000 bytes.
+			if len(got) > 1000000 {
+				t.Errorf("read %d bytes, cap is 1000000", len(got))
+			}
+		})
+	}
+}
+
+func TestBombUnderDefaultCapDecodesFully(t *testing.T) {
+	// 11,511,612 bytes is under the default 51 MiB cap: no error.
+	got, _, err := getAll(t, &Client{}, serve(t, readCorpus(t, "bomb-zstd.bin"), "zstd"))
+	if err != nil || len(got) != 11511612 {
+		t.Fatalf("got %d bytes, %v; want 11511612", len(got), err)
+	}
+}
+
+func TestPlainBodyCap(t *testing.T) {
+	body := bytes.Repeat([]byte("a"), 2000)
+	_, _, err := getAll(t, &Client{MaxBytes: 1999}, serve(t, body, ""))
+	if !errors.Is(err, sitemap.ErrTooLarge) {
+		t.Fatalf("err = %v, want ErrTooLarge", err)
+	}
+	got, _, err := getAll(t, &Client{MaxBytes: 2000}, serve(t, body, ""))
+	if err != nil || len(got) != 2000 {
+		t.Fatalf("at the cap exactly: %d bytes, %v", len(got), err)
+	}
+}
+
+func TestDamagedStreamIsCompressionError(t *testing.T) {
+	body := readCorpus(t, "html-gzip.bin")
+	_, _, err := getAll(t, &Client{}, serve(t, body[:len(body)/2], "gzip"))
+	if !errors.Is(err, sitemap.ErrCompression) {
+		t.Fatalf("err = %v, want compression error", err)
+	}
+	_, _, err = getAll(t, &Client{}, serve(t, []byte("not gzip at all"), "gzip"))
+	if !errors.Is(err, sitemap.ErrCompression) {
+		t.Fatalf("err = %v, want compression error", err)
+	}
+}
+
+func TestUnsupportedEncoding(t *testing.T) {
+	_, _, err := getAll(t, &Client{}, serve(t, []byte("x"), "gzip, foo"))
+	if !errors.Is(err, ErrUnsupportedEncoding) || !strings.Contains(err.Error(), `"foo"`) {
+		t.Fatalf("err = %v, want unsupported \"foo\"", err)
+	}
+}
+
+func TestUserAgentAndAcceptEncoding(t *testing.T) {
+	var ua, ae string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua, ae = r.UserAgent(), r.Header.Get("Accept-Encoding")
+	}))
+	defer srv.Close()
+	if _, _, err := getAll(t, &Client{}, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	if ua != UserAgent("dev") || !strings.HasPrefix(ua, "sitemapkit/dev (+https://") {
+		t.Errorf("User-Agent = %q", ua)
+	}
+	if !strings.Contains(ae, "br") || !strings.Contains(ae, "zstd") {
+		t.Errorf("Accept-Encoding = %q", ae)
+	}
+	if _, _, err := getAll(t, &Client{UserAgent: "other/1"}, srv.URL); err != nil || ua != "other/1" {
+		t.Errorf("custom User-Agent = %q, %v", ua, err)
+	}
+}
+
+func redirector(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/b", http.StatusMovedPermanently) })
+	mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/c", http.StatusFound) })
+	mux.HandleFunc("/c", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "final") })
+	mux.HandleFunc("/loop1", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop2", http.StatusFound) })
+	mux.HandleFunc("/loop2", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop1", http.StatusFound) })
+	mux.HandleFunc("/chain/", func(w http.ResponseWriter, r *http.Request) {
+		// /chain/N redirects to /chain/N+1 forever.
+		n := len(r.URL.Path)
+		http.Redirect(w, r, r.URL.Path+strings.Repeat("x", 1+n%2), http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/missing", http.NotFound)
+	mux.HandleFunc("/broken", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestRedirectsAreRecorded(t *testing.T) {
+	srv := redirector(t)
+	got, resp, err := getAll(t, &Client{}, srv.URL+"/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "final" || resp.URL != srv.URL+"/c" {
+		t.Fatalf("got %q at %s", got, resp.URL)
+	}
+	want := []Hop{{srv.URL + "/a", srv.URL + "/b", 301}, {srv.URL + "/b", srv.URL + "/c", 302}}
+	if len(resp.Redirects) != 2 || resp.Redirects[0] != want[0] || resp.Redirects[1] != want[1] {
+		t.Fatalf("Redirects = %+v, want %+v", resp.Redirects, want)
+	}
+}
+
+func TestRedirectLoopAndLimit(t *testing.T) {
+	srv := redirector(t)
+	_, _, err := getAll(t, &Client{}, srv.URL+"/loop1")
+	var fe *Error
+	if !errors.Is(err, ErrRedirectLoop) || !errors.As(err, &fe) || len(fe.Redirects) != 2 {
+		t.Fatalf("err = %v, want a loop after 2 hops", err)
+	}
+	_, _, err = getAll(t, &Client{MaxRedirects: 5}, srv.URL+"/chain/")
+	if !errors.Is(err, ErrTooManyRedirects) || !errors.As(err, &fe) || len(fe.Redirects) != 6 {
+		t.Fatalf("err = %v, want too many redirects after 6 hops", err)
+	}
+	// The default follows at least the 5 RFC 9309 asks for.
+	_, resp, err := getAll(t, &Client{}, srv.URL+"/a")
+	if err != nil || len(resp.Redirects) != 2 {
+		t.Fatal(err)
+	}
+}
+
+func TestStatusIsReturnedNotAnError(t *testing.T) {
+	srv := redirector(t)
+	for path, code := range map[string]int{"/missing": 404, "/broken": 500} {
+		_, resp, err := getAll(t, &Client{}, srv.URL+path)
+		if err != nil || resp.StatusCode != code {
+			t.Errorf("%s: %v, %v; want status %d", path, resp, err, code)
+		}
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow-body" {
+			w.Write([]byte("<urlset>"))
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := &Client{Timeout: 100 * time.Millisecond}
+	_, _, err := getAll(t, c, srv.URL+"/slow-headers")
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("slow headers: err = %v, want timeout", err)
+	}
+	_, _, err = getAll(t, c, srv.URL+"/slow-body")
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("slow body: err = %v, want timeout", err)
+	}
+}
+
+func TestNotHTTP(t *testing.T) {
+	_, err := (&Client{}).Get(context.Background(), "ftp://example.com/x")
+	if !errors.Is(err, ErrNotHTTP) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestConnectionRefused(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close()
+	_, err := (&Client{}).Get(context.Background(), u)
+	var fe *Error
+	if err == nil || !errors.As(err, &fe) || fe.URL != u {
+		t.Fatalf("err = %v", err)
+	}
+}
