@@ -1,0 +1,172 @@
+package loc
+
+import "strings"
+
+// sessionIDNames are the parameter names that carry a session ID in the
+// URLs of common platforms: generic (sid, sessionid, session_id), PHP
+// (PHPSESSID), Java servlets (JSESSIONID, also as the path parameter
+// ";jsessionid="), classic ASP (ASPSESSIONIDxxxxxxxx) and ColdFusion (CFID,
+// CFTOKEN). A trailing "*" matches any name with that prefix.
+var sessionIDNames = [...]string{
+	"sid", "sessionid", "session_id", "phpsessid", "jsessionid", "aspsessionid*", "cfid", "cftoken",
+}
+
+// SessionIDNames returns the parameter names that Scope.Apply and Check
+// report as session IDs, matched without regard to case; a name ending in
+// "*" matches every name that starts with the rest ("aspsessionid*"). Each
+// call returns a new slice that the caller may extend, for example to give
+// StripSessionIDs a site's own names. Google asks for URLs without session
+// IDs: each visit makes new ones, so the same page is listed many times.
+func SessionIDNames() []string {
+	return append([]string(nil), sessionIDNames[:]...)
+}
+
+// matchName reports whether the parameter name is one of names.
+func matchName(name string, names []string) bool {
+	for _, n := range names {
+		if p, ok := strings.CutSuffix(n, "*"); ok {
+			if len(name) >= len(p) && strings.EqualFold(name[:len(p)], p) {
+				return true
+			}
+		} else if len(name) == len(n) && strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSessionName is matchName with the default names, quick to say no: it
+// runs for every parameter of every URL on Apply's fast path.
+func isSessionName(name string) bool {
+	if len(name) < 3 {
+		return false
+	}
+	switch name[0] | 0x20 {
+	case 's', 'p', 'j', 'a', 'c':
+		return matchName(name, sessionIDNames[:])
+	}
+	return false
+}
+
+// pathParam returns the name of the path parameter s starts with (s follows
+// a ";") and its length, value included.
+func pathParam(s string) (name string, n int) {
+	n = strings.IndexAny(s, ";/?#")
+	if n < 0 {
+		n = len(s)
+	}
+	name, _, _ = strings.Cut(s[:n], "=")
+	return name, n
+}
+
+// sessionID returns the name of the first session-ID parameter in the path
+// parameters or the query of uri, or "".
+func sessionID(uri string) string {
+	path, _, query := pathAndQuery(uri)
+	for i := 0; i < len(path); i++ {
+		if path[i] == ';' {
+			if name, _ := pathParam(path[i+1:]); isSessionName(name) {
+				return name
+			}
+		}
+	}
+	for query != "" {
+		var param string
+		param, query, _ = strings.Cut(query, "&")
+		if name, _, _ := strings.Cut(param, "="); isSessionName(name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// pathAndQuery returns the path (of an absolute URI, or all of a relative
+// one), where it starts in uri, and the query of uri.
+func pathAndQuery(uri string) (path string, start int, query string) {
+	if i := strings.Index(uri, "://"); i >= 0 {
+		start = i + 3
+		if j := strings.IndexAny(uri[start:], "/?#"); j >= 0 {
+			start += j
+		} else {
+			start = len(uri)
+		}
+	}
+	path, _, _ = strings.Cut(uri[start:], "#")
+	path, query, _ = strings.Cut(path, "?")
+	return path, start, query
+}
+
+// StripSessionIDs returns uri without its session-ID parameters: query
+// parameters and path parameters (";jsessionid=…") whose name is one of
+// names, matched as SessionIDNames describes (nil names means
+// SessionIDNames()). Other parameters keep their order and spelling; a query
+// left empty loses its "?". uri is returned as it is when it has none.
+func StripSessionIDs(uri string, names []string) string {
+	if names == nil {
+		names = sessionIDNames[:]
+	}
+	path, pathStart, query := pathAndQuery(uri)
+	var b strings.Builder
+	changed := false
+	// Path parameters.
+	last := 0
+	for i := 0; i < len(path); i++ {
+		if path[i] != ';' {
+			continue
+		}
+		name, n := pathParam(path[i+1:])
+		if matchName(name, names) {
+			if !changed {
+				b.Grow(len(uri))
+				b.WriteString(uri[:pathStart])
+				changed = true
+			}
+			b.WriteString(path[last:i])
+			last = i + 1 + n
+		}
+		i += n
+	}
+	if changed {
+		b.WriteString(path[last:])
+	}
+	// Query parameters.
+	rest := uri[pathStart+len(path):] // "?query#fragment", "#fragment" or ""
+	if strings.HasPrefix(rest, "?") {
+		rest = rest[1+len(query):]
+		var kept []string
+		dropped := false
+		for q := query; ; {
+			param, more, found := strings.Cut(q, "&")
+			if name, _, _ := strings.Cut(param, "="); matchName(name, names) {
+				dropped = true
+			} else {
+				kept = append(kept, param)
+			}
+			if !found {
+				break
+			}
+			q = more
+		}
+		if !dropped {
+			if !changed {
+				return uri
+			}
+			b.WriteString("?" + query)
+		} else {
+			if !changed {
+				b.Grow(len(uri))
+				b.WriteString(uri[:pathStart])
+				b.WriteString(path)
+				changed = true
+			}
+			if q := strings.Join(kept, "&"); q != "" {
+				b.WriteString("?" + q)
+			}
+		}
+	}
+	if !changed {
+		return uri
+	}
+	b.WriteString(rest)
+	return b.String()
+}
