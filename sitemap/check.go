@@ -1,0 +1,702 @@
+package sitemap
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Check reports, through report, every way u breaks the protocol: each
+// field with a problem gives one *Violation, and checking goes on after it,
+// so that a checker reading someone else's file sees every problem at once.
+// It checks values (URLs, dates, enumerations, ranges, required extension
+// tags, characters XML does not allow), not the scope of the URLs: whether
+// Loc belongs in a given sitemap is package loc's business.
+//
+// Check accepts every W3C Datetime form in LastMod, as the protocol does;
+// the Writer is stricter (see [Writer]).
+func (u *URL) Check(report func(*Violation)) {
+	u.check(report, false)
+}
+
+// Check reports, through report, every way e breaks the protocol, as
+// [URL.Check] does.
+func (e *IndexEntry) Check(report func(*Violation)) {
+	e.check(report, false)
+}
+
+// check is Check; strict adds the rules the Writer keeps so that what it
+// writes passes the schemas: lastmod needs at least a full date.
+func (u *URL) check(report func(*Violation), strict bool) {
+	checkSitemapLoc(report, "loc", u.Loc)
+	checkLastMod(report, u.LastMod, strict)
+	if u.ChangeFreq != "" {
+		switch u.ChangeFreq {
+		case "always", "hourly", "daily", "weekly", "monthly", "yearly", "never":
+		default:
+			bad(report, RuleInvalidChangefreq, "changefreq", u.ChangeFreq,
+				"not one of always, hourly, daily, weekly, monthly, yearly, never (lowercase)")
+		}
+	}
+	if u.Priority != "" && !decimalIn(u.Priority, 1) {
+		bad(report, RuleInvalidPriority, "priority", u.Priority, "not a decimal from 0.0 to 1.0")
+	}
+	if len(u.Images) > 0 {
+		checkImages(report, u.Images)
+	}
+	for i := range u.Videos {
+		checkVideo(report, &u.Videos[i], u.Loc)
+	}
+	if u.News != nil {
+		checkNews(report, u.News)
+	}
+	for i := range u.Alternates {
+		checkAlternate(report, &u.Alternates[i])
+	}
+}
+
+func (e *IndexEntry) check(report func(*Violation), strict bool) {
+	checkSitemapLoc(report, "loc", e.Loc)
+	checkLastMod(report, e.LastMod, strict)
+}
+
+// bad reports one violation.
+func bad(report func(*Violation), rule, field, value, msg string) {
+	report(&Violation{Rule: rule, Field: field, Value: value, Msg: msg})
+}
+
+func checkSitemapLoc(report func(*Violation), field, s string) {
+	if s == "" {
+		bad(report, RuleMissingTag, field, "", "missing; every entry needs the absolute URL of its page")
+		return
+	}
+	checkURI(report, "", field, s)
+}
+
+func checkLastMod(report func(*Violation), s string, strict bool) {
+	if s == "" {
+		return
+	}
+	min := formYear
+	if strict {
+		min = formDay
+	}
+	checkDate(report, "lastmod", s, min)
+}
+
+// checkDate reports a value that is not a W3C Datetime, or one less
+// precise than min: the schemas (xsd:date | xsd:dateTime) need a full date.
+func checkDate(report func(*Violation), field, s string, min dateForm) {
+	d := parseW3C(s)
+	switch {
+	case d.form == 0:
+		bad(report, d.rule, field, s, d.msg)
+	case d.form < min:
+		bad(report, RuleInvalidDate, field, s,
+			"only a year or a month; the sitemap schemas need at least a full date: write YYYY-MM-DD")
+	}
+}
+
+func checkImages(report func(*Violation), images []Image) {
+	if len(images) > MaxImages {
+		bad(report, RuleTooManyImages, "image:image", "",
+			strconv.Itoa(len(images))+" images; a <url> may carry at most 1,000: keep the most important")
+	}
+	for i := range images {
+		im := &images[i]
+		if im.Loc == "" {
+			bad(report, RuleImage, "image:loc", "", "missing; every <image:image> needs the image's URL")
+		} else {
+			checkURI(report, RuleImage, "image:loc", im.Loc)
+		}
+		checkText(report, "image:caption", im.Caption)
+		checkText(report, "image:geo_location", im.GeoLocation)
+		checkText(report, "image:title", im.Title)
+		if im.License != "" {
+			checkURI(report, RuleImage, "image:license", im.License)
+		}
+	}
+}
+
+func checkVideo(report func(*Violation), v *Video, pageLoc string) {
+	required := func(field, value string) bool {
+		if value == "" {
+			bad(report, RuleVideo, field, "", "missing; Google requires it in every <video:video>")
+			return false
+		}
+		return true
+	}
+	if required("video:thumbnail_loc", v.ThumbnailLoc) {
+		checkURI(report, RuleVideo, "video:thumbnail_loc", v.ThumbnailLoc)
+	}
+	if required("video:title", v.Title) {
+		checkTextMax(report, RuleVideo, "video:title", v.Title, MaxVideoTitle)
+	}
+	if required("video:description", v.Description) {
+		checkTextMax(report, RuleVideo, "video:description", v.Description, MaxVideoDescription)
+	}
+	if v.ContentLoc == "" && v.PlayerLoc == "" {
+		bad(report, RuleVideo, "video:content_loc", "",
+			"missing, and so is player_loc; Google requires one of them (content_loc, the video file, is preferred)")
+	}
+	for _, f := range [...]struct{ field, value string }{
+		{"video:content_loc", v.ContentLoc},
+		{"video:player_loc", v.PlayerLoc},
+	} {
+		if f.value == "" {
+			continue
+		}
+		if f.value == pageLoc {
+			bad(report, RuleVideo, f.field, f.value,
+				"the same as the page's <loc>; it must be the video file or the player, not the page")
+		} else {
+			checkURI(report, RuleVideo, f.field, f.value)
+		}
+	}
+	if v.Duration != "" {
+		if n, ok := smallUint(v.Duration); !ok || n < 1 || n > MaxVideoDuration {
+			bad(report, RuleVideo, "video:duration", v.Duration, "not a whole number of seconds from 1 to 28800")
+		}
+	}
+	if v.ExpirationDate != "" {
+		checkDate(report, "video:expiration_date", v.ExpirationDate, formDay)
+	}
+	if v.Rating != "" && !decimalIn(v.Rating, 5) {
+		bad(report, RuleVideo, "video:rating", v.Rating, "not a decimal from 0.0 to 5.0")
+	}
+	if v.ViewCount != "" && (!digits(v.ViewCount)) {
+		bad(report, RuleVideo, "video:view_count", v.ViewCount, "not a whole number")
+	}
+	if v.PublicationDate != "" {
+		checkDate(report, "video:publication_date", v.PublicationDate, formDay)
+	}
+	if len(v.Tags) > MaxVideoTags {
+		bad(report, RuleVideo, "video:tag", "", strconv.Itoa(len(v.Tags))+" tags; a video may carry at most 32")
+	}
+	for _, t := range v.Tags {
+		checkText(report, "video:tag", t)
+	}
+	checkTextMax(report, RuleVideo, "video:category", v.Category, 256)
+	checkYesNo(report, "video:family_friendly", v.FamilyFriendly)
+	if r := v.Restriction; r != nil {
+		checkRelationship(report, "video:restriction@relationship", r.Relationship)
+		if !countryList(r.Countries) {
+			bad(report, RuleVideo, "video:restriction", r.Countries,
+				"not a list of uppercase ISO 3166 country codes separated by spaces, e.g. \"IE GB US\"")
+		}
+	}
+	if v.GalleryLoc != "" {
+		checkURI(report, RuleVideo, "video:gallery_loc", v.GalleryLoc)
+	}
+	for i := range v.Prices {
+		checkPrice(report, &v.Prices[i])
+	}
+	checkYesNo(report, "video:requires_subscription", v.RequiresSubscription)
+	if up := v.Uploader; up != nil {
+		if up.Name == "" {
+			bad(report, RuleVideo, "video:uploader", "", "empty; give the uploader's name, or leave Uploader nil")
+		}
+		checkTextMax(report, RuleVideo, "video:uploader", up.Name, MaxUploaderLen)
+		if up.Info != "" {
+			checkURI(report, RuleVideo, "video:uploader@info", up.Info)
+		}
+	}
+	if p := v.Platform; p != nil {
+		checkRelationship(report, "video:platform@relationship", p.Relationship)
+		if !platformList(p.Platforms) {
+			bad(report, RuleVideo, "video:platform", p.Platforms,
+				"not a list of web, mobile and tv separated by single spaces")
+		}
+	}
+	checkYesNo(report, "video:live", v.Live)
+}
+
+func checkPrice(report func(*Violation), p *Price) {
+	if p.Value != "" && !decimalIn(p.Value, -1) {
+		bad(report, RuleVideo, "video:price", p.Value, "not a non-negative decimal")
+	}
+	switch {
+	case p.Currency != "":
+		if len(p.Currency) != 3 || !upper(p.Currency) {
+			bad(report, RuleVideo, "video:price@currency", p.Currency, "not an ISO 4217 code of three uppercase letters, e.g. EUR")
+		}
+	case p.Value != "":
+		bad(report, RuleVideo, "video:price@currency", "", "missing; a price with a value needs its currency")
+	}
+	switch p.Type {
+	case "purchase", "PURCHASE", "rent", "RENT":
+	case "":
+		if p.Value == "" {
+			bad(report, RuleVideo, "video:price@type", "", "missing; a price without a value needs its type (purchase or rent)")
+		}
+	default:
+		bad(report, RuleVideo, "video:price@type", p.Type, "not purchase or rent")
+	}
+	switch p.Resolution {
+	case "", "sd", "SD", "hd", "HD":
+	default:
+		bad(report, RuleVideo, "video:price@resolution", p.Resolution, "not sd or hd")
+	}
+}
+
+func checkYesNo(report func(*Violation), field, s string) {
+	switch s {
+	case "", "yes", "Yes", "YES", "no", "No", "NO":
+	default:
+		bad(report, RuleVideo, field, s, "not yes or no")
+	}
+}
+
+func checkRelationship(report func(*Violation), field, s string) {
+	if s != "allow" && s != "deny" {
+		bad(report, RuleVideo, field, s, "not allow or deny (lowercase); the attribute is required")
+	}
+}
+
+func checkNews(report func(*Violation), n *News) {
+	if n.Publication.Name == "" {
+		bad(report, RuleNews, "news:name", "", "missing; give the publication's name as on news.google.com")
+	} else {
+		checkText(report, "news:name", n.Publication.Name)
+	}
+	switch l := n.Publication.Language; {
+	case l == "":
+		bad(report, RuleNews, "news:language", "", "missing; give the ISO 639 code of the article's language, e.g. en")
+	case l == "zh-cn" || l == "zh-tw" || (len(l) >= 2 && len(l) <= 3 && lower(l)):
+	default:
+		bad(report, RuleNews, "news:language", l, "not an ISO 639 code of 2 or 3 lowercase letters, or zh-cn or zh-tw")
+	}
+	if n.PublicationDate == "" {
+		bad(report, RuleNews, "news:publication_date", "", "missing; give the article's publication date")
+	} else {
+		checkDate(report, "news:publication_date", n.PublicationDate, formDay)
+	}
+	if n.Title == "" {
+		bad(report, RuleNews, "news:title", "", "missing; give the article's title")
+	} else {
+		checkText(report, "news:title", n.Title)
+	}
+	switch n.Access {
+	case "", "Subscription", "Registration":
+	default:
+		bad(report, RuleNews, "news:access", n.Access, "not Subscription or Registration")
+	}
+	if n.Genres != "" && !genreList(n.Genres) {
+		bad(report, RuleNews, "news:genres", n.Genres,
+			"not a comma-separated list of PressRelease, Satire, Blog, OpEd, Opinion, UserGenerated")
+	}
+	checkText(report, "news:keywords", n.Keywords)
+	if n.StockTickers != "" && !tickerList(n.StockTickers) {
+		bad(report, RuleNews, "news:stock_tickers", n.StockTickers,
+			"not a comma-separated list of at most 5 EXCHANGE:SYMBOL tickers, e.g. \"NASDAQ:AMAT, BOM:500325\"")
+	}
+}
+
+func checkAlternate(report func(*Violation), a *Alternate) {
+	if msg := hreflangProblem(a.Hreflang); msg != "" {
+		bad(report, RuleHreflang, "xhtml:link@hreflang", a.Hreflang, msg)
+	}
+	if a.Href == "" {
+		bad(report, RuleHreflang, "xhtml:link@href", "", "missing; give the absolute URL of the alternate page")
+	} else {
+		checkURI(report, RuleHreflang, "xhtml:link@href", a.Href)
+	}
+}
+
+// uriClass sorts the bytes of a URI: 0 is allowed as is (RFC 3986
+// unreserved and reserved characters), anything else needs a closer look.
+var uriClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == '%':
+			t[c] = 1
+		case c < 0x20 || c == 0x7f:
+			t[c] = 2
+		case c == ' ':
+			t[c] = 3
+		case c >= 0x80:
+			t[c] = 4
+		case c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' || c == '{' || c == '|' || c == '}':
+			t[c] = 5
+		}
+	}
+	return t
+}()
+
+// checkURI reports a value that is not an absolute http(s) URI of
+// printable ASCII. It is a cheap check, meant to catch what would make a
+// search engine drop the URL; package loc turns IRIs into URIs. rule is
+// the rule to report under; "" means a sitemap's own <loc>, whose problems
+// have rules of their own and whose length is limited.
+func checkURI(report func(*Violation), rule, field, s string) {
+	ruleFor := func(r string) string {
+		if rule == "" {
+			return r
+		}
+		return rule
+	}
+	// Scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":".
+	colon := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ':' && i > 0 {
+			colon = i
+			break
+		}
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			break
+		}
+	}
+	if colon < 0 {
+		msg := "relative URL; write the absolute URL with scheme and host, e.g. https://www.example.com/page"
+		if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
+			msg = "protocol-relative URL; write its scheme too, e.g. https:" + shorten(s, 40)
+		}
+		bad(report, ruleFor(RuleRelativeURL), field, s, msg)
+		return
+	}
+	scheme := s[:colon]
+	if !asciiEqualFold(scheme, "http") && !asciiEqualFold(scheme, "https") {
+		bad(report, ruleFor(RuleInvalidURL), field, s, "scheme "+strconv.Quote(scheme)+"; sitemaps list http and https URLs only")
+		return
+	}
+	rest := s[colon+1:]
+	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+		bad(report, ruleFor(RuleInvalidURL), field, s, "no //host after the scheme")
+		return
+	}
+	// Authority: [userinfo@]host[:port], up to the path, query or fragment.
+	hostStart := colon + 3
+	hostEnd := len(s)
+	for i := hostStart; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == '#' {
+			hostEnd = i
+			break
+		}
+	}
+	host := s[hostStart:hostEnd]
+	for i := len(host) - 1; i >= 0; i-- {
+		if host[i] == '@' {
+			host = host[i+1:]
+			break
+		}
+	}
+	if i := lastColon(host); i >= 0 {
+		if !digits(host[i+1:]) {
+			bad(report, ruleFor(RuleInvalidURL), field, s, "the port is not a number")
+			return
+		}
+		host = host[:i]
+	}
+	if host == "" {
+		bad(report, ruleFor(RuleInvalidURL), field, s, "no host")
+		return
+	}
+	for i := 0; i < len(s); i++ {
+		cls := uriClass[s[i]]
+		if cls == 0 {
+			continue
+		}
+		if cls == 1 {
+			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+				i += 2
+				continue
+			}
+			bad(report, ruleFor(RuleInvalidURL), field, s, "contains a % that does not start a %XX escape; write it as %25")
+			return
+		}
+		c := s[i]
+		switch cls {
+		case 2:
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				bad(report, RuleInvalidCharacter, field, s, "contains a control character XML 1.0 does not allow; remove it")
+			} else {
+				bad(report, ruleFor(RuleInvalidURL), field, s, "contains a control character (tab, newline or DEL); remove it")
+			}
+		case 3:
+			bad(report, ruleFor(RuleInvalidURL), field, s, "contains a space; percent-encode it as %20 (loc.Normalize does)")
+		case 4:
+			if i >= hostStart && i < hostEnd {
+				bad(report, ruleFor(RuleInvalidURL), field, s, "has a non-ASCII host; write it in punycode (loc.Normalize does)")
+			} else {
+				bad(report, ruleFor(RuleInvalidURL), field, s, "contains a non-ASCII character; percent-encode it (loc.Normalize does)")
+			}
+		default:
+			bad(report, ruleFor(RuleInvalidURL), field, s,
+				"contains "+strconv.QuoteRune(rune(c))+", which a URI may not hold; percent-encode it as %"+hexByte(c))
+		}
+		return
+	}
+	if rule == "" {
+		switch {
+		case len(s) > MaxLocLen:
+			bad(report, RuleURLTooLong, field, s, strconv.Itoa(len(s))+" characters; the protocol allows at most 2,047")
+		case len(s) < 12:
+			bad(report, RuleInvalidURL, field, s, "shorter than the 12 characters the sitemap schema requires")
+		}
+	}
+}
+
+func lastColon(host string) int {
+	for i := len(host) - 1; i >= 0; i-- {
+		switch host[i] {
+		case ':':
+			return i
+		case ']':
+			return -1 // IPv6 literal without a port
+		}
+	}
+	return -1
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func hexByte(c byte) string {
+	const hex = "0123456789ABCDEF"
+	return string([]byte{hex[c>>4], hex[c&15]})
+}
+
+func asciiEqualFold(s, lowerT string) bool {
+	if len(s) != len(lowerT) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lowerT[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkText reports a value that is not UTF-8 or holds a character XML 1.0
+// does not allow (#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+// [#x10000-#x10FFFF]): no escaping can write those.
+func checkText(report func(*Violation), field, s string) {
+	if msg := textProblem(s); msg != "" {
+		bad(report, RuleInvalidCharacter, field, s, msg)
+	}
+}
+
+// checkTextMax is checkText plus a length limit in characters.
+func checkTextMax(report func(*Violation), rule, field, s string, max int) {
+	checkText(report, field, s)
+	if len(s) > max {
+		if n := utf8.RuneCountInString(s); n > max {
+			bad(report, rule, field, s, strconv.Itoa(n)+" characters; at most "+strconv.Itoa(max)+" are allowed")
+		}
+	}
+}
+
+func textProblem(s string) string {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x80 {
+			i++
+			continue
+		}
+		if c < 0x20 {
+			if c != '\t' && c != '\n' && c != '\r' {
+				return "contains a control character XML 1.0 does not allow; remove it"
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return "not valid UTF-8; sitemaps must be UTF-8"
+		}
+		if r == 0xFFFE || r == 0xFFFF {
+			return "contains a noncharacter (U+FFFE or U+FFFF) XML 1.0 does not allow; remove it"
+		}
+		i += size
+	}
+	return ""
+}
+
+// decimalIn reports whether s is an xsd:decimal from 0 to max, or any
+// non-negative decimal when max is negative.
+func decimalIn(s string, max int) bool {
+	i := 0
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	intStart := i
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	intPart := s[intStart:i]
+	frac := ""
+	if i < len(s) && s[i] == '.' {
+		j := i + 1
+		for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+			j++
+		}
+		frac = s[i+1 : j]
+		i = j
+	}
+	if i != len(s) || intPart == "" && frac == "" {
+		return false
+	}
+	for len(intPart) > 1 && intPart[0] == '0' {
+		intPart = intPart[1:]
+	}
+	zero := (intPart == "" || intPart == "0") && allZero(frac)
+	if neg {
+		return zero
+	}
+	if max < 0 {
+		return true
+	}
+	if len(intPart) > 1 {
+		return false
+	}
+	n := 0
+	if intPart != "" {
+		n = int(intPart[0] - '0')
+	}
+	return n < max || n == max && allZero(frac)
+}
+
+func allZero(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+// smallUint parses a string of at most 9 digits.
+func smallUint(s string) (int, bool) {
+	if s == "" || len(s) > 9 || !digits(s) {
+		return 0, false
+	}
+	return atoi(s), true
+}
+
+func upper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// countryList matches the schema's ([A-Z]{2}( +[A-Z]{2})*)?.
+func countryList(s string) bool {
+	for i := 0; i < len(s); {
+		if i > 0 {
+			if s[i] != ' ' {
+				return false
+			}
+			for i < len(s) && s[i] == ' ' {
+				i++
+			}
+		}
+		if i+2 > len(s) || !upper(s[i:i+2]) {
+			return false
+		}
+		i += 2
+	}
+	return true
+}
+
+// platformList matches the schema's ((web|mobile|tv)( (web|mobile|tv))*)?.
+func platformList(s string) bool {
+	if s == "" {
+		return true
+	}
+	for {
+		word, rest, more := cut(s, ' ')
+		switch word {
+		case "web", "mobile", "tv":
+		default:
+			return false
+		}
+		if !more {
+			return true
+		}
+		s = rest
+	}
+}
+
+// genreList matches the schema's (G)(, *(G))* for the six genres.
+func genreList(s string) bool {
+	for {
+		word, rest, more := cut(s, ',')
+		switch word {
+		case "PressRelease", "Satire", "Blog", "OpEd", "Opinion", "UserGenerated":
+		default:
+			return false
+		}
+		if !more {
+			return true
+		}
+		for len(rest) > 0 && rest[0] == ' ' {
+			rest = rest[1:]
+		}
+		s = rest
+	}
+}
+
+// tickerList matches the schema's (\w+:\w+(, *\w+:\w+){0,4})?.
+func tickerList(s string) bool {
+	for n := 1; ; n++ {
+		if n > 5 {
+			return false
+		}
+		item, rest, more := cut(s, ',')
+		exchange, symbol, ok := cut(item, ':')
+		if !ok || !xsdWord(exchange) || !xsdWord(symbol) {
+			return false
+		}
+		if !more {
+			return true
+		}
+		for len(rest) > 0 && rest[0] == ' ' {
+			rest = rest[1:]
+		}
+		s = rest
+	}
+}
+
+// xsdWord matches \w+ in XML Schema's regular expressions: characters
+// that are not punctuation, separators or "other" (so not '_').
+func xsdWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if unicode.In(r, unicode.P, unicode.Z, unicode.C) {
+			return false
+		}
+	}
+	return true
+}
+
+func cut(s string, sep byte) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == sep {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
