@@ -1,6 +1,9 @@
 package sitemap
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"iter"
 )
@@ -13,44 +16,386 @@ type Position struct {
 	Offset int64
 }
 
+// A Notice is a departure from the protocol that a Reader tolerated and
+// read past: the entries around it are still returned. Rule is one of the
+// Rule… IDs (RuleLeadingWhitespace, RuleIncorrectNamespace, RuleUnknownTag,
+// RuleElementOrder, RuleMissingTag, RuleInvalidCharacter, RuleInvalidURL
+// for a line of a text sitemap that is not a URL, RuleParseError for
+// damage the Reader recovers from: an undefined entity, a bare '&', an
+// undeclared namespace prefix, text where only elements belong, content
+// after the root element).
+type Notice struct {
+	Pos  Position
+	Rule string
+	Msg  string
+}
+
 // A Reader reads the entries of one sitemap document of any format (urlset,
-// sitemapindex, text, RSS, Atom; gzip-compressed or not), detected from the
-// content. It streams: memory does not grow with the document.
+// sitemapindex, text, RSS 2.0 and 1.0, Atom 1.0 and 0.3; gzip- or
+// zstd-compressed or not), detected from the content, never from a name or
+// a Content-Type. It streams: memory does not grow with the document.
+//
+// A Reader is tolerant, as crawlers are. It reads past, and reports to
+// OnNotice: anything before the root element (a UTF-8 byte order mark
+// excepted, which XML allows and is read silently), a missing or wrong
+// namespace (the https:// variant, Google's old 0.84 one, none at all),
+// unknown elements (skipped), elements out of the schema's order, entries
+// without <loc> (not returned), undefined entities and bare '&' (kept as
+// written), characters XML does not allow. It reads silently: CDATA,
+// comments and processing instructions, the five predefined entities and
+// character references, white space around values (ASCII and Unicode
+// spaces such as U+00A0, trimmed), any namespace prefixes.
+//
+// A Reader refuses, with a *SyntaxError: a DOCTYPE or entity declaration
+// (ErrDoctype: XXE and "billion laughs"), an HTML page (ErrHTML), any other
+// document (ErrUnsupportedFormat), a document over MaxBytes uncompressed
+// (ErrTooLarge, found while streaming: a gzip or zstd bomb stops there), a
+// damaged compressed stream (ErrCompression), XML that is not well-formed
+// (an unclosed or mismatched element, a '<' in text, a truncated file).
+// Entries before the damage have been returned.
 //
 // Set the exported fields before the first Read.
 type Reader struct {
 	// Name names the document in errors (a file name or URL).
 	Name string
 	// MaxBytes caps the decompressed size; past it Read fails with
-	// ErrTooLarge. Default (0): MaxBytes plus a little slack.
+	// ErrTooLarge. Default (0 or less): DefaultMaxBytes, the protocol's
+	// limit plus 64 KiB.
 	MaxBytes int64
+	// OnNotice, if set, is called for each departure from the protocol the
+	// Reader tolerates, in document order, from within Read.
+	OnNotice func(Notice)
+	// ReuseURL makes Read return the same *URL at every call, overwritten,
+	// and reuse the backing arrays of its slices, which saves an allocation
+	// per entry. The strings are never reused.
+	ReuseURL bool
 
-	// TODO(reader helper): more options (Strict...), warnings hook, unexported state.
+	src     io.Reader
+	s       scanner
+	started bool
+	format  Format
+	comp    string
+	err     error // sticky: io.EOF or the error that stopped reading
+	u       *URL
+	have    bool   // an entry was returned and its marks are current
+	fields  [4]int // mark of loc, lastmod, changefreq, priority; -1 when absent
+	vals    []byte
+	scratch []byte
+
+	rootID     nsID
+	rootURI    string
+	rootName   string
+	rootClosed bool
 }
 
 // NewReader returns a Reader of r.
 func NewReader(r io.Reader) *Reader {
-	panic("unimplemented")
+	return &Reader{src: r}
 }
 
 // Read returns the next entry. For an index the entry's Loc and LastMod
-// are the child sitemap's. At the end it returns io.EOF. On damage it
-// returns a *SyntaxError; entries before the damage have been returned.
+// are the child sitemap's; for a feed, the item's link and date.
+//
+// At the end of the document Read returns nil, io.EOF. When the document
+// is refused or damaged it returns nil and a *SyntaxError wrapping
+// ErrUnsupportedFormat, ErrHTML, ErrDoctype, ErrTooLarge, ErrCompression,
+// io.ErrUnexpectedEOF (a truncated document) or a description of the
+// damage; entries before the damage have been returned. An error of the
+// underlying io.Reader is returned as it is. After an error or io.EOF,
+// every later call returns the same.
+//
+// The URL is the caller's, unless ReuseURL is set.
 func (r *Reader) Read() (*URL, error) {
-	panic("unimplemented")
+	if r.err != nil {
+		return nil, r.err
+	}
+	r.have = false
+	if !r.started {
+		r.started = true
+		if err := r.start(); err != nil {
+			r.err = err
+			return nil, err
+		}
+	}
+	var u *URL
+	var err error
+	if r.format == FormatText || r.format == FormatUnknown {
+		u, err = r.readText()
+	} else {
+		u, err = r.readXML()
+	}
+	if err != nil {
+		r.err = err
+		return nil, err
+	}
+	r.have = true
+	return u, nil
 }
 
-// Format returns the document's format, known after the first Read.
+// Format returns the document's format, known after the first Read (and
+// FormatUnknown when the document was refused).
 func (r *Reader) Format() Format {
-	panic("unimplemented")
+	return r.format
 }
 
-// Pos returns the position of the start of the entry last returned by Read.
+// Compressed returns the compression the document came in, found from its
+// magic bytes at the first Read: "gzip", "zstd", or "" when none.
+func (r *Reader) Compressed() string {
+	return r.comp
+}
+
+// InputOffset returns how many bytes of the decompressed document have been
+// consumed: the end of the entry last returned, or where reading stopped.
+func (r *Reader) InputOffset() int64 {
+	if r.s.buf == nil {
+		return 0
+	}
+	return r.s.base + int64(r.s.r)
+}
+
+// Pos returns the position of the start of the entry last returned by Read:
+// its <url>, <sitemap>, <item> or <entry> tag, or the first character of a
+// text sitemap's line. It returns the zero Position when the last Read
+// returned no entry.
 func (r *Reader) Pos() Position {
-	panic("unimplemented")
+	if !r.have {
+		return Position{}
+	}
+	return r.s.markPos(0)
 }
 
-// All returns the entries as an iterator; it stops after the first error.
+// FieldPos returns the position of a field of the entry last returned by
+// Read, like encoding/csv's FieldPos: for "loc", "lastmod", "changefreq"
+// and "priority", the start of the element (the <link> of a feed, the URL
+// of a text line); for a field the entry does not carry, or any other name
+// (an extension's), the entry's position, as Pos. It returns the zero
+// Position when the last Read returned no entry.
+func (r *Reader) FieldPos(field string) Position {
+	if !r.have {
+		return Position{}
+	}
+	i := -1
+	switch field {
+	case "loc":
+		i = r.fields[0]
+	case "lastmod":
+		i = r.fields[1]
+	case "changefreq":
+		i = r.fields[2]
+	case "priority":
+		i = r.fields[3]
+	}
+	if i < 0 {
+		i = 0
+	}
+	return r.s.markPos(i)
+}
+
+// All returns the entries as an iterator. It stops after the first error,
+// which it yields with a zero URL; io.EOF is not yielded.
 func (r *Reader) All() iter.Seq2[URL, error] {
-	panic("unimplemented")
+	return func(yield func(URL, error) bool) {
+		for {
+			u, err := r.Read()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(URL{}, err)
+				return
+			}
+			if !yield(*u, nil) {
+				return
+			}
+		}
+	}
+}
+
+// ErrorRule returns the Rule… ID a Read error breaks: RuleFileTooLarge,
+// RuleCompressionError, RuleDoctype, RuleSitemapIsHTML,
+// RuleUnsupportedFormat, or RuleParseError for any other *SyntaxError. It
+// returns "" for an error that is not about the document (an I/O error).
+func ErrorRule(err error) string {
+	var se *SyntaxError
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return RuleFileTooLarge
+	case errors.Is(err, ErrCompression):
+		return RuleCompressionError
+	case errors.Is(err, ErrDoctype):
+		return RuleDoctype
+	case errors.Is(err, ErrHTML):
+		return RuleSitemapIsHTML
+	case errors.Is(err, ErrUnsupportedFormat):
+		return RuleUnsupportedFormat
+	case errors.As(err, &se):
+		return RuleParseError
+	}
+	return ""
+}
+
+func (r *Reader) notify(off int64, rule, msg string) {
+	r.OnNotice(Notice{Pos: r.s.position(off), Rule: rule, Msg: msg})
+}
+
+func (r *Reader) warn(off int64, rule, msg string) {
+	if r.OnNotice != nil {
+		r.notify(off, rule, msg)
+	}
+}
+
+// newURL returns the URL to fill: a new one, or the reused one.
+func (r *Reader) newURL() *URL {
+	if !r.ReuseURL {
+		return new(URL)
+	}
+	if r.u == nil {
+		r.u = new(URL)
+	} else {
+		*r.u = URL{Images: r.u.Images[:0], Videos: r.u.Videos[:0], Alternates: r.u.Alternates[:0]}
+	}
+	return r.u
+}
+
+// start opens the document: decompression, byte order mark, leading white
+// space, and for XML the prolog up to the root element.
+func (r *Reader) start() error {
+	limit := r.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	dec, comp, err := openDecoder(r.src, limit)
+	r.comp = comp
+	if err != nil {
+		if errors.Is(err, ErrCompression) {
+			return &SyntaxError{File: r.Name, Line: 1, Col: 1, Err: err}
+		}
+		return err
+	}
+	s := &r.s
+	s.init(dec, r.Name)
+	if r.OnNotice != nil {
+		s.notice = r.notify
+	}
+	r.fields = [4]int{-1, -1, -1, -1}
+	s.ensure(4)
+	b := s.buf[s.r:s.w]
+	switch {
+	case bytes.HasPrefix(b, []byte("\xef\xbb\xbf")):
+		s.r += 3
+	case bytes.HasPrefix(b, []byte("\xff\xfe")), bytes.HasPrefix(b, []byte("\xfe\xff")):
+		return s.syntaxErr(0, fmt.Errorf("%w: UTF-16 (sitemaps must be UTF-8)", ErrUnsupportedFormat))
+	}
+	ws := s.base + int64(s.r)
+	for {
+		for s.r < s.w && isSpaceByte(s.buf[s.r]) {
+			s.r++
+		}
+		if s.r < s.w {
+			break
+		}
+		if !s.more() {
+			if s.rerr != nil {
+				return s.readErr()
+			}
+			return s.syntaxErr(s.base+int64(s.w), fmt.Errorf("%w: the document is empty", ErrUnsupportedFormat))
+		}
+	}
+	if s.buf[s.r] != '<' {
+		return nil // a text sitemap, or nothing: readText decides
+	}
+	if off := s.base + int64(s.r); off > ws {
+		r.warn(ws, RuleLeadingWhitespace, fmt.Sprintf("%d bytes of white space before the XML declaration", off-ws))
+	}
+	return r.startXML()
+}
+
+// startXML reads the prolog and the root element.
+func (r *Reader) startXML() error {
+	s := &r.s
+	if s.ensure(6) && bytes.HasPrefix(s.buf[s.r:s.w], []byte("<?xml")) && isSpaceByte(s.buf[s.r+5]) {
+		r.declaration()
+	}
+	tok, err := s.next()
+	if err != nil {
+		if s.r < s.w && s.buf[s.r] == '<' && htmlTag(s.buf[s.r+1:s.w]) {
+			return s.syntaxErr(s.base+int64(s.r), ErrHTML)
+		}
+		return err
+	}
+	if tok == tokEOF {
+		return s.syntaxErr(s.base+int64(s.r), fmt.Errorf("%w: no root element", ErrUnsupportedFormat))
+	}
+	t := &s.tag
+	r.rootID, r.rootURI, r.rootName = t.id, t.uri, string(t.qname)
+	r.rootClosed = t.empty
+	switch local := string(t.local); {
+	case local == "urlset":
+		r.format = FormatURLSet
+	case local == "sitemapindex":
+		r.format = FormatIndex
+	case local == "rss" || local == "RDF" && t.id == nsRDF:
+		r.format = FormatRSS
+	case local == "feed":
+		r.format = FormatAtom
+	case htmlTag(t.qname):
+		return s.syntaxErr(t.off, ErrHTML)
+	default:
+		return s.syntaxErr(t.off, fmt.Errorf("%w: root element <%s>", ErrUnsupportedFormat, t.qname))
+	}
+	if (r.format == FormatURLSet || r.format == FormatIndex) && t.id != nsSitemap {
+		var msg string
+		switch {
+		case t.uri == "":
+			msg = fmt.Sprintf("<%s> has no namespace; it must be %s", t.qname, NamespaceSitemap)
+		case t.uri == "https://www.sitemaps.org/schemas/sitemap/0.9":
+			msg = fmt.Sprintf("<%s> is in namespace %s; the namespace is %s, with http://", t.qname, t.uri, NamespaceSitemap)
+		default:
+			msg = fmt.Sprintf("<%s> is in namespace %s; it must be %s", t.qname, t.uri, NamespaceSitemap)
+		}
+		r.warn(t.off, RuleIncorrectNamespace, msg)
+	}
+	return nil
+}
+
+// declaration notices an XML declaration naming another encoding than UTF-8.
+func (r *Reader) declaration() {
+	s := &r.s
+	s.ensure(256)
+	b := s.buf[s.r:s.w]
+	end := bytes.Index(b, []byte("?>"))
+	if end < 0 {
+		return
+	}
+	i := bytes.Index(b[:end], []byte("encoding"))
+	if i < 0 {
+		return
+	}
+	v := bytes.TrimLeft(b[i+8:end], " \t\r\n=")
+	if len(v) < 2 || v[0] != '"' && v[0] != '\'' {
+		return
+	}
+	j := bytes.IndexByte(v[1:], v[0])
+	if j < 0 {
+		return
+	}
+	enc := v[1 : 1+j]
+	if !bytes.EqualFold(enc, []byte("utf-8")) && !bytes.EqualFold(enc, []byte("utf8")) && !bytes.EqualFold(enc, []byte("us-ascii")) {
+		r.warn(s.base+int64(s.r+i), RuleInvalidCharacter, fmt.Sprintf("the XML declaration names encoding %q; sitemaps must be UTF-8, and are read as UTF-8", enc))
+	}
+}
+
+// htmlTag reports whether b (after a '<') starts an element that only HTML has.
+func htmlTag(b []byte) bool {
+	i := 0
+	for i < len(b) && isNameByte(b[i]) {
+		i++
+	}
+	name := b[:i]
+	for _, h := range []string{"html", "head", "body", "meta", "title", "script", "style", "div", "p", "br", "a"} {
+		if bytes.EqualFold(name, []byte(h)) {
+			return true
+		}
+	}
+	return false
 }

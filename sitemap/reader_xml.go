@@ -1,0 +1,559 @@
+package sitemap
+
+import (
+	"fmt"
+	"io"
+)
+
+// readXML returns the next entry of an XML document.
+func (r *Reader) readXML() (*URL, error) {
+	s := &r.s
+	for {
+		if r.rootClosed {
+			return nil, r.finish()
+		}
+		tok, err := s.next()
+		if err != nil {
+			return nil, err
+		}
+		switch tok {
+		case tokEOF:
+			return nil, s.eofErr()
+		case tokEnd:
+			if len(s.stack) == 0 {
+				r.rootClosed = true
+			}
+			continue
+		}
+		u, err := r.element()
+		if err != nil || u != nil {
+			return u, err
+		}
+	}
+}
+
+// finish reads what follows the root element: white space, comments and
+// processing instructions only. Reading to the end lets a compressed
+// stream's checksum be verified.
+func (r *Reader) finish() error {
+	s := &r.s
+	tok, err := s.next()
+	if err != nil {
+		return err
+	}
+	if tok == tokStart {
+		r.warn(s.tag.off, RuleParseError, fmt.Sprintf("element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName))
+	}
+	return io.EOF
+}
+
+// element handles the start tag s.tag met at the entry level: it returns
+// an entry, or nil after skipping or descending into the element.
+func (r *Reader) element() (*URL, error) {
+	s := &r.s
+	t := &s.tag
+	depth := len(s.stack) // the element's depth, the root being 1
+	if t.empty {
+		depth++
+	}
+	local := string(t.local)
+	switch r.format {
+	case FormatURLSet, FormatIndex:
+		want := "url"
+		if r.format == FormatIndex {
+			want = "sitemap"
+		}
+		if depth == 2 && local == want && r.core(t) {
+			if t.id != r.rootID || t.uri != r.rootURI {
+				r.warn(t.off, RuleIncorrectNamespace, fmt.Sprintf("<%s> is not in the namespace of <%s>", t.qname, r.rootName))
+			}
+			return r.entry()
+		}
+		r.unknown(t)
+		return nil, s.skip()
+	case FormatRSS:
+		switch {
+		case local == "channel" && depth == 2 && !t.empty:
+			return nil, nil // items are inside (RSS 2.0) or beside it (RSS 1.0)
+		case local == "item" && (depth == 2 || depth == 3):
+			return r.item()
+		}
+		return nil, s.skip()
+	default: // FormatAtom
+		if local == "entry" && depth == 2 {
+			return r.atomEntry()
+		}
+		return nil, s.skip()
+	}
+}
+
+// core reports whether t is one of the protocol's own elements: in the
+// sitemaps.org namespace, in the root's (even a wrong one), or in none.
+func (r *Reader) core(t *tagInfo) bool {
+	return t.id == nsSitemap || t.id == nsNone || t.id == r.rootID && t.uri == r.rootURI
+}
+
+// unknown notices an element the protocol does not define where it is.
+func (r *Reader) unknown(t *tagInfo) {
+	if r.OnNotice == nil {
+		return
+	}
+	where := ""
+	if n := len(r.s.stack); n > 0 {
+		i := n - 1
+		if !t.empty {
+			i--
+		}
+		if i >= 0 {
+			where = fmt.Sprintf(" in <%s>", r.s.stack[i].qname)
+		}
+	}
+	r.notify(t.off, RuleUnknownTag, fmt.Sprintf("unknown tag <%s>%s", t.qname, where))
+}
+
+// outOfOrder notices a child element met after one the schema puts later
+// (i < *last), or repeated when it may not be (i == *last), and moves *last.
+func (r *Reader) outOfOrder(t *tagInfo, i int, last *int, repeatable bool) {
+	switch {
+	case i < *last:
+		r.warn(t.off, RuleElementOrder, fmt.Sprintf("<%s> out of order: the schema puts it earlier", t.qname))
+	case i == *last && !repeatable:
+		r.warn(t.off, RuleElementOrder, fmt.Sprintf("<%s> repeated", t.qname))
+	default:
+		*last = i
+	}
+}
+
+func coreField(local []byte) int {
+	switch string(local) {
+	case "loc":
+		return 0
+	case "lastmod":
+		return 1
+	case "changefreq":
+		return 2
+	case "priority":
+		return 3
+	}
+	return -1
+}
+
+// The values most sitemaps use, so that reading them allocates nothing.
+var (
+	changefreqs = [...]string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
+	priorities  = [...]string{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0", "0", "1"}
+)
+
+func intern(f int, v []byte) string {
+	if f == 2 {
+		for _, c := range changefreqs {
+			if string(v) == c {
+				return c
+			}
+		}
+	} else if f == 3 {
+		for _, p := range priorities {
+			if string(v) == p {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// entry reads a <url> or, in an index, a <sitemap>. It returns nil for one
+// without a <loc>, which is noticed.
+func (r *Reader) entry() (*URL, error) {
+	s := &r.s
+	index := r.format == FormatIndex
+	entryTag := "url"
+	if index {
+		entryTag = "sitemap"
+	}
+	off := s.tag.off
+	s.resetMarks()
+	s.mark(off)
+	r.fields = [4]int{-1, -1, -1, -1}
+	r.vals = r.vals[:0]
+	var span [4][2]int
+	var fixed [4]string
+	u := r.newURL()
+	if s.tag.empty {
+		return r.noLoc(off, entryTag)
+	}
+	last, ext := -1, false
+	for {
+		tok, err := s.next()
+		if err != nil {
+			return nil, err
+		}
+		if tok == tokEOF {
+			return nil, s.eofErr()
+		}
+		if tok == tokEnd {
+			break
+		}
+		t := &s.tag
+		if r.core(t) {
+			f := coreField(t.local)
+			if f < 0 || index && f > 1 {
+				r.unknown(t)
+				if err := s.skip(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if r.fields[f] >= 0 {
+				r.warn(t.off, RuleElementOrder, fmt.Sprintf("<%s> repeated (the first is read)", t.qname))
+				if err := s.skip(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if f < last || ext {
+				r.warn(t.off, RuleElementOrder, fmt.Sprintf("<%s> out of order: the order is loc, lastmod, changefreq, priority, then extensions", t.qname))
+			}
+			last = max(last, f)
+			r.fields[f] = s.mark(t.off)
+			a0 := len(r.vals)
+			if r.vals, err = s.text(r.vals); err != nil {
+				return nil, err
+			}
+			a, z := trim(r.vals, a0)
+			if f >= 2 {
+				if c := intern(f, r.vals[a:z]); c != "" {
+					fixed[f] = c
+					r.vals = r.vals[:a0]
+					continue
+				}
+			}
+			span[f] = [2]int{a, z}
+			continue
+		}
+		ext = true
+		if index {
+			r.unknown(t)
+			err = s.skip()
+		} else {
+			err = r.extension(u, t)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if r.fields[0] < 0 || span[0][0] == span[0][1] {
+		return r.noLoc(off, entryTag)
+	}
+	all := string(r.vals)
+	u.Loc = all[span[0][0]:span[0][1]]
+	u.LastMod = all[span[1][0]:span[1][1]]
+	for f := 2; f < 4; f++ {
+		v := fixed[f]
+		if v == "" {
+			v = all[span[f][0]:span[f][1]]
+		}
+		if f == 2 {
+			u.ChangeFreq = v
+		} else {
+			u.Priority = v
+		}
+	}
+	return u, nil
+}
+
+// noLoc notices an entry without a <loc>, or with an empty one, and drops it.
+func (r *Reader) noLoc(off int64, tag string) (*URL, error) {
+	if r.fields[0] >= 0 {
+		r.warn(off, RuleMissingTag, fmt.Sprintf("<%s> with an empty <loc> (not read)", tag))
+	} else {
+		r.warn(off, RuleMissingTag, fmt.Sprintf("<%s> without <loc> (not read)", tag))
+	}
+	return nil, nil
+}
+
+// leaf reads the text of the element just started, trimmed.
+func (r *Reader) leaf() (string, error) {
+	var err error
+	if r.scratch, err = r.s.text(r.scratch[:0]); err != nil {
+		return "", err
+	}
+	a, z := trim(r.scratch, 0)
+	return string(r.scratch[a:z]), nil
+}
+
+// attr returns the trimmed value of an attribute of the last start tag.
+func (r *Reader) attr(name string) (string, bool) {
+	v, ok := r.s.attr(name)
+	if !ok {
+		return "", false
+	}
+	a, z := trim([]byte(v), 0)
+	if a == 0 && z == len(v) {
+		return v, true
+	}
+	return v[a:z], true
+}
+
+// children calls fn for each child start tag of the element just started
+// (s.tag); fn must read or skip the child.
+func (r *Reader) children(fn func(t *tagInfo) error) error {
+	s := &r.s
+	if s.tag.empty {
+		return nil
+	}
+	for {
+		tok, err := s.next()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case tokEOF:
+			return s.eofErr()
+		case tokEnd:
+			return nil
+		}
+		if err := fn(&s.tag); err != nil {
+			return err
+		}
+	}
+}
+
+// extension reads an element of another namespace inside <url>.
+func (r *Reader) extension(u *URL, t *tagInfo) error {
+	s := &r.s
+	switch {
+	case t.id == nsImage && string(t.local) == "image":
+		return r.image(u)
+	case t.id == nsVideo && string(t.local) == "video":
+		return r.video(u)
+	case t.id == nsNews && string(t.local) == "news":
+		if u.News != nil {
+			r.warn(t.off, RuleElementOrder, fmt.Sprintf("<%s> repeated (the first is read)", t.qname))
+			return s.skip()
+		}
+		return r.news(u)
+	case t.id == nsXHTML && string(t.local) == "link":
+		return r.link(u)
+	}
+	r.unknown(t)
+	return s.skip()
+}
+
+var imageFields = map[string]int{"loc": 0, "caption": 1, "geo_location": 2, "title": 3, "license": 4}
+
+func (r *Reader) image(u *URL) error {
+	s := &r.s
+	off, qname := s.tag.off, string(s.tag.qname)
+	var img Image
+	last := -1
+	err := r.children(func(t *tagInfo) error {
+		f, ok := imageFields[string(t.local)]
+		if t.id != nsImage || !ok {
+			r.unknown(t)
+			return s.skip()
+		}
+		r.outOfOrder(t, f, &last, false)
+		v, err := r.leaf()
+		if err != nil {
+			return err
+		}
+		switch f {
+		case 0:
+			img.Loc = v
+		case 1:
+			img.Caption = v
+		case 2:
+			img.GeoLocation = v
+		case 3:
+			img.Title = v
+		case 4:
+			img.License = v
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if img.Loc == "" {
+		r.warn(off, RuleMissingTag, fmt.Sprintf("<%s> without <image:loc>", qname))
+	}
+	u.Images = append(u.Images, img)
+	return nil
+}
+
+// videoFields gives the schema's order of <video:video>'s children.
+var videoFields = map[string]int{
+	"thumbnail_loc": 0, "title": 1, "description": 2, "content_loc": 3, "player_loc": 4,
+	"duration": 5, "expiration_date": 6, "rating": 7, "content_segment_loc": 8, "view_count": 9,
+	"publication_date": 10, "tag": 11, "category": 12, "family_friendly": 13, "restriction": 14,
+	"gallery_loc": 15, "price": 16, "requires_subscription": 17, "uploader": 18, "tvshow": 19,
+	"platform": 20, "live": 21, "id": 22,
+}
+
+func (r *Reader) video(u *URL) error {
+	s := &r.s
+	var v Video
+	last := -1
+	err := r.children(func(t *tagInfo) error {
+		f, ok := videoFields[string(t.local)]
+		if t.id != nsVideo || !ok {
+			r.unknown(t)
+			return s.skip()
+		}
+		r.outOfOrder(t, f, &last, f == 8 || f == 11 || f == 16 || f == 22)
+		// Attributes first: reading the text scans past them.
+		var a1, a2, a3 string
+		switch f {
+		case 8, 19, 22: // content_segment_loc, tvshow, id: no field in Video
+			return s.skip()
+		case 14, 20:
+			a1, _ = r.attr("relationship")
+		case 16:
+			a1, _ = r.attr("currency")
+			a2, _ = r.attr("type")
+			a3, _ = r.attr("resolution")
+		case 18:
+			a1, _ = r.attr("info")
+		}
+		val, err := r.leaf()
+		if err != nil {
+			return err
+		}
+		switch f {
+		case 0:
+			v.ThumbnailLoc = val
+		case 1:
+			v.Title = val
+		case 2:
+			v.Description = val
+		case 3:
+			v.ContentLoc = val
+		case 4:
+			v.PlayerLoc = val
+		case 5:
+			v.Duration = val
+		case 6:
+			v.ExpirationDate = val
+		case 7:
+			v.Rating = val
+		case 9:
+			v.ViewCount = val
+		case 10:
+			v.PublicationDate = val
+		case 11:
+			v.Tags = append(v.Tags, val)
+		case 12:
+			v.Category = val
+		case 13:
+			v.FamilyFriendly = val
+		case 14:
+			v.Restriction = &Restriction{Relationship: a1, Countries: val}
+		case 15:
+			v.GalleryLoc = val
+		case 16:
+			v.Prices = append(v.Prices, Price{Value: val, Currency: a1, Type: a2, Resolution: a3})
+		case 17:
+			v.RequiresSubscription = val
+		case 18:
+			v.Uploader = &Uploader{Name: val, Info: a1}
+		case 20:
+			v.Platform = &Platform{Relationship: a1, Platforms: val}
+		case 21:
+			v.Live = val
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	u.Videos = append(u.Videos, v)
+	return nil
+}
+
+var newsFields = map[string]int{
+	"publication": 0, "access": 1, "genres": 2, "publication_date": 3, "title": 4, "keywords": 5, "stock_tickers": 6,
+}
+
+func (r *Reader) news(u *URL) error {
+	s := &r.s
+	n := new(News)
+	last := -1
+	err := r.children(func(t *tagInfo) error {
+		f, ok := newsFields[string(t.local)]
+		if t.id != nsNews || !ok {
+			r.unknown(t)
+			return s.skip()
+		}
+		r.outOfOrder(t, f, &last, false)
+		if f == 0 {
+			return r.publication(&n.Publication)
+		}
+		val, err := r.leaf()
+		if err != nil {
+			return err
+		}
+		switch f {
+		case 1:
+			n.Access = val
+		case 2:
+			n.Genres = val
+		case 3:
+			n.PublicationDate = val
+		case 4:
+			n.Title = val
+		case 5:
+			n.Keywords = val
+		case 6:
+			n.StockTickers = val
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	u.News = n
+	return nil
+}
+
+func (r *Reader) publication(p *Publication) error {
+	s := &r.s
+	last := -1
+	return r.children(func(t *tagInfo) error {
+		local := string(t.local)
+		if t.id != nsNews || local != "name" && local != "language" {
+			r.unknown(t)
+			return s.skip()
+		}
+		f := 0
+		if local == "language" {
+			f = 1
+		}
+		r.outOfOrder(t, f, &last, false)
+		val, err := r.leaf()
+		if f == 0 {
+			p.Name = val
+		} else {
+			p.Language = val
+		}
+		return err
+	})
+}
+
+// link reads an <xhtml:link>: an hreflang alternate when rel="alternate"
+// and hreflang is set. Other links (rel="amphtml", app deep links without
+// hreflang) are not part of the protocol's data and are skipped.
+func (r *Reader) link(u *URL) error {
+	s := &r.s
+	t := &s.tag
+	rel, _ := r.attr("rel")
+	lang, hasLang := r.attr("hreflang")
+	href, _ := r.attr("href")
+	if rel == "alternate" && hasLang {
+		if href == "" {
+			r.warn(t.off, RuleMissingTag, fmt.Sprintf("<%s rel=\"alternate\" hreflang=%q> without href (not read)", t.qname, lang))
+		} else {
+			u.Alternates = append(u.Alternates, Alternate{Hreflang: lang, Href: href})
+		}
+	}
+	return s.skip()
+}
