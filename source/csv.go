@@ -1,0 +1,309 @@
+package source
+
+import (
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// CSV reads URLs from CSV (RFC 4180) with a header row; see the package
+// documentation for the columns.
+type CSV struct {
+	lr     *lineReader
+	name   string
+	line   int
+	err    error
+	cols   []column
+	header bool
+
+	// Scratch space of the quoted-field path.
+	rec    []byte
+	ends   []int
+	cols1  []int
+	fields []string
+}
+
+type colKind uint8
+
+const (
+	colLoc colKind = iota
+	colLastMod
+	colChangeFreq
+	colPriority
+	colImage
+	colAlternate
+)
+
+type column struct {
+	kind     colKind
+	hreflang string
+}
+
+// NewCSV returns a CSV reading r; name is used in errors.
+func NewCSV(r io.Reader, name string) *CSV { return newCSV(newLineReader(r), name) }
+
+func newCSV(lr *lineReader, name string) *CSV { return &CSV{lr: lr, name: name} }
+
+// Read returns the next URL, with the contract of Source.Read. A bad header
+// ends the stream with a *ParseError wrapping ErrHeader.
+func (c *CSV) Read() (sitemap.URL, error) {
+	if c.err != nil {
+		return sitemap.URL{}, c.err
+	}
+	if !c.header {
+		if err := c.readHeader(); err != nil {
+			c.err = err
+			return sitemap.URL{}, err
+		}
+	}
+	for {
+		line, ok := c.lr.next()
+		if !ok {
+			c.err = endError(c.lr, c.name)
+			return sitemap.URL{}, c.err
+		}
+		if line == "" {
+			continue
+		}
+		c.line = c.lr.line
+		if strings.IndexByte(line, '"') < 0 {
+			return c.fast(line)
+		}
+		fields, err := c.record(line)
+		if err != nil {
+			if c.lr.end() != nil {
+				c.err = endError(c.lr, c.name)
+				return sitemap.URL{}, c.err
+			}
+			return sitemap.URL{}, err
+		}
+		if len(fields) != len(c.cols) {
+			return sitemap.URL{}, c.fieldCount(len(fields))
+		}
+		var u sitemap.URL
+		for i := range c.cols {
+			c.set(&u, i, fields[i])
+		}
+		return u, nil
+	}
+}
+
+// fast reads a line without quotes: fields are slices of the line.
+func (c *CSV) fast(line string) (sitemap.URL, error) {
+	var u sitemap.URL
+	last := len(c.cols) - 1
+	rest := line
+	for i := 0; i < last; i++ {
+		j := strings.IndexByte(rest, ',')
+		if j < 0 {
+			return sitemap.URL{}, c.fieldCount(strings.Count(line, ",") + 1)
+		}
+		c.set(&u, i, rest[:j])
+		rest = rest[j+1:]
+	}
+	if strings.IndexByte(rest, ',') >= 0 {
+		return sitemap.URL{}, c.fieldCount(strings.Count(line, ",") + 1)
+	}
+	c.set(&u, last, rest)
+	return u, nil
+}
+
+func (c *CSV) set(u *sitemap.URL, i int, f string) {
+	col := &c.cols[i]
+	switch col.kind {
+	case colLoc:
+		u.Loc = f
+	case colLastMod:
+		u.LastMod = f
+	case colChangeFreq:
+		u.ChangeFreq = f
+	case colPriority:
+		u.Priority = f
+	case colImage:
+		if f != "" {
+			u.Images = append(u.Images, sitemap.Image{Loc: f})
+		}
+	case colAlternate:
+		if f != "" {
+			u.Alternates = append(u.Alternates, sitemap.Alternate{Hreflang: col.hreflang, Href: f})
+		}
+	}
+}
+
+func (c *CSV) fieldCount(n int) error {
+	return &ParseError{File: c.name, Line: c.line, Column: 1,
+		Err: fmt.Errorf("%w: %d, the header has %d", ErrFieldCount, n, len(c.cols))}
+}
+
+// readHeader reads the first non-empty record and maps its columns.
+func (c *CSV) readHeader() error {
+	c.header = true
+	var line string
+	for {
+		var ok bool
+		line, ok = c.lr.next()
+		if !ok {
+			return endError(c.lr, c.name)
+		}
+		if line != "" {
+			break
+		}
+	}
+	c.line = c.lr.line
+	names, err := c.record(line)
+	if err != nil {
+		if c.lr.end() != nil {
+			return endError(c.lr, c.name)
+		}
+		return err
+	}
+	bad := func(i int, format string, args ...any) error {
+		return &ParseError{File: c.name, Line: c.line, Column: c.cols1[i],
+			Err: fmt.Errorf("%w: "+format, append([]any{ErrHeader}, args...)...)}
+	}
+	seen := map[string]bool{}
+	hasLoc := false
+	for i, raw := range names {
+		name := strings.TrimSpace(raw)
+		lower := strings.ToLower(name)
+		var col column
+		switch {
+		case lower == "loc":
+			col.kind = colLoc
+			hasLoc = true
+		case lower == "lastmod":
+			col.kind = colLastMod
+		case lower == "changefreq":
+			col.kind = colChangeFreq
+		case lower == "priority":
+			col.kind = colPriority
+		case lower == "image":
+			col.kind = colImage
+		case strings.HasPrefix(lower, "alternate:"):
+			col.kind = colAlternate
+			col.hreflang = strings.TrimSpace(name[len("alternate:"):])
+			if col.hreflang == "" {
+				return bad(i, "column %q has no hreflang (e.g. alternate:de-DE)", name)
+			}
+			lower = "alternate:" + strings.ToLower(col.hreflang)
+		case name == "":
+			return bad(i, "column %d has no name", i+1)
+		default:
+			return bad(i, "unknown column %q (want loc, lastmod, changefreq, priority, image or alternate:<hreflang>)", name)
+		}
+		if col.kind != colImage {
+			if seen[lower] {
+				return bad(i, "column %q appears twice", name)
+			}
+			seen[lower] = true
+		}
+		c.cols = append(c.cols, col)
+	}
+	if !hasLoc {
+		return bad(0, "no loc column")
+	}
+	return nil
+}
+
+// record parses one record that starts with line, per RFC 4180 as
+// encoding/csv does (quoted fields may span lines; "" is a quote). The
+// fields are slices of one string. The 1-based column of each field's start
+// is in c.cols1.
+func (c *CSV) record(line string) ([]string, error) {
+	c.rec, c.ends, c.cols1 = c.rec[:0], c.ends[:0], c.cols1[:0]
+	startLine := c.lr.line
+	col := 1
+	fail := func(e error) ([]string, error) {
+		return nil, &ParseError{File: c.name, Line: startLine, Column: col, Err: e}
+	}
+fields:
+	for {
+		c.cols1 = append(c.cols1, col)
+		if line == "" || line[0] != '"' {
+			i := strings.IndexByte(line, ',')
+			f := line
+			if i >= 0 {
+				f = line[:i]
+			}
+			if j := strings.IndexByte(f, '"'); j >= 0 {
+				col += j
+				return fail(ErrBareQuote)
+			}
+			c.rec = append(c.rec, f...)
+			c.ends = append(c.ends, len(c.rec))
+			if i < 0 {
+				break fields
+			}
+			line = line[i+1:]
+			col += i + 1
+			continue
+		}
+		line = line[1:]
+		col++
+		for {
+			i := strings.IndexByte(line, '"')
+			if i < 0 {
+				c.rec = append(c.rec, line...)
+				if len(c.rec) > MaxLineBytes {
+					return fail(ErrLineTooLong)
+				}
+				next, ok := c.lr.next()
+				if !ok {
+					col = c.cols1[len(c.cols1)-1] // where the field opens
+					return fail(ErrQuote)
+				}
+				c.rec = append(c.rec, '\n')
+				line, col = next, 1
+				continue
+			}
+			c.rec = append(c.rec, line[:i]...)
+			line = line[i+1:]
+			col += i + 1
+			switch {
+			case strings.HasPrefix(line, `"`):
+				c.rec = append(c.rec, '"')
+				line = line[1:]
+				col++
+			case strings.HasPrefix(line, ","):
+				c.ends = append(c.ends, len(c.rec))
+				line = line[1:]
+				col++
+				continue fields
+			case line == "":
+				c.ends = append(c.ends, len(c.rec))
+				break fields
+			default:
+				col--
+				return fail(ErrQuote)
+			}
+		}
+	}
+	s := string(c.rec)
+	c.fields = c.fields[:0]
+	prev := 0
+	for _, e := range c.ends {
+		c.fields = append(c.fields, s[prev:e])
+		prev = e
+	}
+	return c.fields, nil
+}
+
+// All returns every URL; see Source.All.
+func (c *CSV) All() iter.Seq2[sitemap.URL, error] { return all(c) }
+
+// Name returns the input's name.
+func (c *CSV) Name() string { return c.name }
+
+// Line returns the line on which the record Read last returned starts.
+func (c *CSV) Line() int { return c.line }
+
+// Err returns the error that ended the stream, or nil.
+func (c *CSV) Err() error {
+	if c.err == io.EOF {
+		return nil
+	}
+	return c.err
+}

@@ -1,0 +1,271 @@
+// Package source reads the inputs of a sitemap set: streams of
+// [sitemap.URL] from URL lists, CSV and JSONL files.
+//
+// Every reader takes an io.Reader, reads it in one pass with constant
+// memory, and returns one URL at a time from Read, or all of them from All
+// as an iter.Seq2 that package build consumes. Gzipped input is recognised
+// by its magic bytes and read transparently, whatever its name; a UTF-8
+// byte order mark at the start is skipped; lines may end in "\n" or "\r\n".
+//
+// # Text
+//
+// One URL per line. Blank lines and lines starting with '#' are skipped;
+// spaces around a URL are trimmed.
+//
+//	# products
+//	https://www.example.com/products/1
+//	https://www.example.com/products/2
+//
+// # CSV
+//
+// RFC 4180, with a header row naming the columns. loc is required; lastmod,
+// changefreq and priority are optional; image may be repeated, one image
+// per non-empty cell; alternate:<hreflang> columns hold hreflang
+// alternates (alternate:de-DE, alternate:x-default). An unknown column is
+// an error: a misspelt header must not silently drop data.
+//
+//	loc,lastmod,priority,image,image,alternate:de-DE
+//	https://www.example.com/p/1,2024-05-01,0.8,https://www.example.com/1.jpg,,https://www.example.com/de/p/1
+//
+// # JSONL
+//
+// One JSON object per line, with the field names of [sitemap.URL] (loc,
+// lastmod, changefreq, priority, images, videos, news, alternates) and of
+// the types it holds. A number is accepted wherever the field is a string
+// ("priority": 0.8, "duration": 600). An unknown field is an error.
+//
+//	{"loc":"https://www.example.com/a","lastmod":"2024-05-01","priority":0.8,"images":[{"loc":"https://www.example.com/a.jpg"}]}
+//
+// # Errors
+//
+// A record that cannot be read is a *[ParseError] with its file, line and
+// column; the reader goes on with the next record. An error that ends the
+// stream (I/O, damaged gzip, a bad CSV header, a line longer than
+// [MaxLineBytes]) is also returned by Err once the stream is over.
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// Source is a stream of URLs read from one input.
+type Source interface {
+	// Read returns the next URL. At the end of the input it returns io.EOF.
+	// For a record it cannot read it returns a *ParseError, and the next
+	// call goes on with the next record. For an error that ends the stream
+	// it returns that error, on this and every later call, and Err reports it.
+	Read() (sitemap.URL, error)
+	// All returns every URL, and every error Read returns, in order; it
+	// stops after an error that ends the stream.
+	All() iter.Seq2[sitemap.URL, error]
+	// Name is the input's name, used in errors (a file name, or "stdin").
+	Name() string
+	// Line is the line on which the URL (or error) Read last returned starts.
+	Line() int
+	// Err returns the error that ended the stream, or nil while the stream
+	// is readable or after a clean end.
+	Err() error
+}
+
+// Format is an input format.
+type Format string
+
+// The input formats. FormatAuto guesses from the content: an object on the
+// first line is JSONL, a first line with a loc column and a comma is CSV,
+// anything else is text.
+const (
+	FormatAuto  Format = ""
+	FormatText  Format = "txt"
+	FormatCSV   Format = "csv"
+	FormatJSONL Format = "jsonl"
+)
+
+// MaxLineBytes is the longest line (or CSV record) a reader accepts. A longer
+// one ends the stream with ErrLineTooLong: it is not a list of URLs.
+const MaxLineBytes = 16 << 20
+
+// Errors a ParseError wraps.
+var (
+	ErrUnknownFormat = errors.New("unknown input format")
+	ErrHeader        = errors.New("bad CSV header")
+	ErrFieldCount    = errors.New("wrong number of fields")
+	ErrQuote         = errors.New(`extraneous or missing " in quoted field`)
+	ErrBareQuote     = errors.New(`bare " in non-quoted field`)
+	ErrUnknownField  = errors.New("unknown field")
+	ErrMissingLoc    = errors.New("missing loc")
+	ErrJSON          = errors.New("invalid JSON")
+	ErrLineTooLong   = errors.New("line too long")
+)
+
+// A ParseError is a record that cannot be read, with its place. Line and
+// Column are 1-based; Column counts bytes and is 0 when unknown.
+type ParseError struct {
+	File   string
+	Line   int
+	Column int
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	if e.Line > 0 {
+		b.WriteString(strconv.Itoa(e.Line))
+		b.WriteByte(':')
+		if e.Column > 0 {
+			b.WriteString(strconv.Itoa(e.Column))
+			b.WriteByte(':')
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// ParseFormat returns the Format named s: "txt" (or "text"), "csv",
+// "jsonl" (or "ndjson"), or "" and "auto" for FormatAuto.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return FormatAuto, nil
+	case "txt", "text":
+		return FormatText, nil
+	case "csv":
+		return FormatCSV, nil
+	case "jsonl", "ndjson":
+		return FormatJSONL, nil
+	}
+	return FormatAuto, fmt.Errorf("%w %q (want txt, csv or jsonl)", ErrUnknownFormat, s)
+}
+
+// FormatOf returns the format a file name's extension names: .txt, .csv,
+// .jsonl (or .ndjson), each optionally followed by .gz.
+func FormatOf(name string) (Format, error) {
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext == ".gz" {
+		ext = strings.ToLower(filepath.Ext(strings.TrimSuffix(name, filepath.Ext(name))))
+	}
+	switch ext {
+	case ".txt":
+		return FormatText, nil
+	case ".csv":
+		return FormatCSV, nil
+	case ".jsonl", ".ndjson":
+		return FormatJSONL, nil
+	}
+	return FormatAuto, fmt.Errorf("%s: %w: the name does not end in .txt, .csv or .jsonl (optionally .gz)", name, ErrUnknownFormat)
+}
+
+// New returns a Source reading r in format f; name is used in errors.
+// With FormatAuto it reads the first line to choose the format.
+func New(r io.Reader, name string, f Format) Source {
+	lr := newLineReader(r)
+	if f == FormatAuto {
+		f = sniff(lr)
+	}
+	switch f {
+	case FormatCSV:
+		return newCSV(lr, name)
+	case FormatJSONL:
+		return newJSONL(lr, name)
+	default:
+		return newText(lr, name)
+	}
+}
+
+// File is a Source reading a file opened by Open.
+type File struct {
+	Source
+	f *os.File
+}
+
+// Close closes the file (not os.Stdin).
+func (f *File) Close() error {
+	if f.f == nil || f.f == os.Stdin {
+		return nil
+	}
+	return f.f.Close()
+}
+
+// Open opens the file at path ("-" for the standard input, named "stdin")
+// as a Source of format f; with FormatAuto, the format comes from the
+// file's extension (see FormatOf), or from the content for "-".
+func Open(path string, f Format) (*File, error) {
+	if path == "-" {
+		return &File{Source: New(os.Stdin, "stdin", f), f: os.Stdin}, nil
+	}
+	if f == FormatAuto {
+		var err error
+		if f, err = FormatOf(path); err != nil {
+			return nil, err
+		}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Source: New(fh, path, f), f: fh}, nil
+}
+
+// sniff guesses the format from the first non-blank line without consuming it.
+func sniff(lr *lineReader) Format {
+	line := lr.peekLine()
+	line = strings.TrimSpace(line)
+	switch {
+	case strings.HasPrefix(line, "{"):
+		return FormatJSONL
+	case strings.Contains(line, ","):
+		for _, name := range strings.Split(line, ",") {
+			if strings.EqualFold(strings.Trim(strings.TrimSpace(name), `"`), "loc") {
+				return FormatCSV
+			}
+		}
+	}
+	return FormatText
+}
+
+// reader is what every reader implements for all.
+type reader interface {
+	Read() (sitemap.URL, error)
+	Err() error
+}
+
+// all turns a reader's Read into an iterator that stops after an error
+// that ends the stream.
+func all(r reader) iter.Seq2[sitemap.URL, error] {
+	return func(yield func(sitemap.URL, error) bool) {
+		for {
+			u, err := r.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(u, err) || (err != nil && r.Err() != nil) {
+				return
+			}
+		}
+	}
+}
+
+// Compile-time checks that every reader is a Source.
+var (
+	_ Source = (*Text)(nil)
+	_ Source = (*CSV)(nil)
+	_ Source = (*JSONL)(nil)
+	_ Source = (*File)(nil)
+)

@@ -1,0 +1,350 @@
+package source_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+	"github.com/sitemapkit/sitemapkit/source"
+)
+
+// got is what a Source yielded: URLs with their lines, and errors.
+type got struct {
+	urls  []sitemap.URL
+	lines []int
+	errs  []error
+}
+
+func readAll(t *testing.T, s source.Source) got {
+	t.Helper()
+	var g got
+	for u, err := range s.All() {
+		if err != nil {
+			g.errs = append(g.errs, err)
+			continue
+		}
+		g.urls = append(g.urls, u)
+		g.lines = append(g.lines, s.Line())
+	}
+	return g
+}
+
+func locs(us []sitemap.URL) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, u.Loc)
+	}
+	return out
+}
+
+func open(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func gz(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestText(t *testing.T) {
+	g := readAll(t, source.NewText(bytes.NewReader(open(t, "urls.txt")), "urls.txt"))
+	want := []string{"https://www.example.com/", "https://www.example.com/a", "https://www.example.com/b", "https://www.example.com/c"}
+	if !reflect.DeepEqual(locs(g.urls), want) || len(g.errs) > 0 {
+		t.Fatalf("got %q, errors %v; want %q", locs(g.urls), g.errs, want)
+	}
+	if wantLines := []int{2, 4, 6, 7}; !reflect.DeepEqual(g.lines, wantLines) {
+		t.Errorf("lines %v, want %v", g.lines, wantLines)
+	}
+}
+
+var wantProducts = []sitemap.URL{
+	{Loc: "https://www.example.com/p/1", LastMod: "2024-05-01", ChangeFreq: "weekly", Priority: "0.8",
+		Images: []sitemap.Image{{Loc: "https://www.example.com/img/1.jpg"}},
+		Alternates: []sitemap.Alternate{
+			{Hreflang: "de-DE", Href: "https://www.example.com/de/p/1"},
+			{Hreflang: "x-default", Href: "https://www.example.com/p/1"},
+		}},
+	{Loc: "https://www.example.com/p/2?a=1&b=2",
+		Images: []sitemap.Image{{Loc: "https://www.example.com/img/2,a.jpg"}, {Loc: "https://www.example.com/img/2b.jpg"}}},
+	{Loc: "https://www.example.com/p/3", LastMod: "2024-05-03T10:00:00+02:00", Priority: "0.5"},
+	{Loc: `https://www.example.com/p/"4"`,
+		Alternates: []sitemap.Alternate{{Hreflang: "de-DE", Href: "https://www.example.com/de/p/4\ncontinued"}}},
+}
+
+func TestCSV(t *testing.T) {
+	in := open(t, "products.csv")
+	for name, r := range map[string]io.Reader{
+		"plain":    bytes.NewReader(in),
+		"one byte": iotest.OneByteReader(bytes.NewReader(in)),
+		"gzip":     bytes.NewReader(gz(t, in)),
+		"gzip, half reads": iotest.HalfReader(bytes.NewReader(gz(t, in))),
+		"bom, crlf": strings.NewReader("\uFEFF" + strings.ReplaceAll(string(in), "\n", "\r\n")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := readAll(t, source.NewCSV(r, "products.csv"))
+			if len(g.errs) > 0 {
+				t.Fatal(g.errs)
+			}
+			// As in encoding/csv, \r\n inside a quoted field is read as \n.
+			if !reflect.DeepEqual(g.urls, wantProducts) {
+				t.Errorf("got\n%+v\nwant\n%+v", g.urls, wantProducts)
+			}
+			if wantLines := []int{2, 3, 5, 6}; !reflect.DeepEqual(g.lines, wantLines) {
+				t.Errorf("lines %v, want %v", g.lines, wantLines)
+			}
+		})
+	}
+}
+
+func TestCSVErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string // error texts, in order
+		urls     []string
+		fatal    bool
+	}{
+		{name: "unknown column", in: "loc,lastmode\nhttps://www.example.com/\n",
+			want: []string{`f.csv:1:5: bad CSV header: unknown column "lastmode" (want loc, lastmod, changefreq, priority, image or alternate:<hreflang>)`}, fatal: true},
+		{name: "no loc", in: "lastmod\n2024-01-01\n", want: []string{"f.csv:1:1: bad CSV header: no loc column"}, fatal: true},
+		{name: "twice", in: "loc,LOC\n", want: []string{`f.csv:1:5: bad CSV header: column "LOC" appears twice`}, fatal: true},
+		{name: "no hreflang", in: "loc,alternate:\n", want: []string{`f.csv:1:5: bad CSV header: column "alternate:" has no hreflang (e.g. alternate:de-DE)`}, fatal: true},
+		{name: "field count then goes on", in: "loc,priority\nhttps://www.example.com/a\nhttps://www.example.com/b,0.5,x\nhttps://www.example.com/c,0.1\n",
+			want: []string{"f.csv:2:1: wrong number of fields: 1, the header has 2", "f.csv:3:1: wrong number of fields: 3, the header has 2"},
+			urls: []string{"https://www.example.com/c"}},
+		{name: "bare quote", in: "loc\nhttps://www.example.com/a\"b\nhttps://www.example.com/c\n",
+			want: []string{`f.csv:2:26: bare " in non-quoted field`}, urls: []string{"https://www.example.com/c"}},
+		{name: "bad quote", in: "loc\n\"https://www.example.com/a\"b\n", want: []string{`f.csv:2:27: extraneous or missing " in quoted field`}},
+		{name: "unterminated", in: string(open(t, "bad-quote.csv")), want: []string{`f.csv:2:1: extraneous or missing " in quoted field`}},
+		{name: "empty", in: ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := source.NewCSV(strings.NewReader(tc.in), "f.csv")
+			g := readAll(t, s)
+			var texts []string
+			for _, err := range g.errs {
+				var pe *source.ParseError
+				if !errors.As(err, &pe) {
+					t.Errorf("%v is not a *ParseError", err)
+				}
+				texts = append(texts, err.Error())
+			}
+			if !reflect.DeepEqual(texts, tc.want) {
+				t.Errorf("errors %q, want %q", texts, tc.want)
+			}
+			if !reflect.DeepEqual(locs(g.urls), tc.urls) {
+				t.Errorf("urls %q, want %q", locs(g.urls), tc.urls)
+			}
+			if (s.Err() != nil) != tc.fatal {
+				t.Errorf("Err() = %v, want fatal %v", s.Err(), tc.fatal)
+			}
+		})
+	}
+}
+
+func TestJSONL(t *testing.T) {
+	in := open(t, "posts.jsonl")
+	for name, r := range map[string]io.Reader{
+		"plain": bytes.NewReader(in),
+		"gzip":  bytes.NewReader(gz(t, in)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := readAll(t, source.NewJSONL(r, "posts.jsonl"))
+			if len(g.errs) > 0 {
+				t.Fatal(g.errs)
+			}
+			want := []sitemap.URL{
+				{Loc: "https://www.example.com/blog/1", LastMod: "2024-05-01", ChangeFreq: "monthly", Priority: "0.8"},
+				{Loc: "https://www.example.com/blog/2",
+					Images:     []sitemap.Image{{Loc: "https://www.example.com/i/2.jpg", Caption: `A "quoted" caption`, Title: "Two"}},
+					Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "https://www.example.com/de/blog/2"}}},
+				{Loc: "https://www.example.com/blog/3", Videos: []sitemap.Video{{
+					ThumbnailLoc: "https://www.example.com/t/3.jpg", Title: "Three", Description: "A video",
+					ContentLoc: "https://www.example.com/v/3.mp4", Duration: "600", Rating: "4.5", ViewCount: "1200",
+					Tags: []string{"a", "b"}, FamilyFriendly: "yes",
+					Restriction: &sitemap.Restriction{Relationship: "allow", Countries: "IE GB"},
+					Platform:    &sitemap.Platform{Relationship: "deny", Platforms: "tv"},
+					Uploader:    &sitemap.Uploader{Name: "Ann", Info: "https://www.example.com/ann"},
+					Prices:      []sitemap.Price{{Value: "1.5", Currency: "EUR", Type: "rent"}},
+					Live:        "no",
+				}}},
+				{Loc: "https://www.example.com/blog/4", News: &sitemap.News{
+					Publication:     sitemap.Publication{Name: "The Example Times", Language: "en"},
+					PublicationDate: "2024-05-01T10:00:00Z", Title: "Four"}},
+			}
+			if !reflect.DeepEqual(g.urls, want) {
+				t.Errorf("got\n%+v\nwant\n%+v", g.urls, want)
+			}
+			if wantLines := []int{1, 3, 4, 5}; !reflect.DeepEqual(g.lines, wantLines) {
+				t.Errorf("lines %v, want %v", g.lines, wantLines)
+			}
+		})
+	}
+}
+
+func TestJSONLErrors(t *testing.T) {
+	in := string(open(t, "bad.jsonl")) +
+		`{"loc":"https://www.example.com/x","images":"x.jpg"}` + "\n" +
+		`{"lastmod":"2024-01-01"}` + "\n" +
+		`{"loc":"https://www.example.com/y"} {}` + "\n" +
+		`{"loc":"https://www.example.com/ok","priority":1}` + "\n"
+	s := source.NewJSONL(strings.NewReader(in), "p.jsonl")
+	g := readAll(t, s)
+	var texts []string
+	for _, err := range g.errs {
+		texts = append(texts, err.Error())
+	}
+	want := []string{
+		`p.jsonl:1:35: unknown field "lastmodified"`,
+		`p.jsonl:2:8: invalid JSON: invalid character '}' looking for beginning of value`,
+		`p.jsonl:3: invalid JSON: the line is a JSON array, want an object`,
+		`p.jsonl:4:51: invalid JSON: field "images" is a JSON string, want an array`,
+		`p.jsonl:5: missing loc: an object needs "loc"`,
+		`p.jsonl:6:37: invalid JSON: more than one value on the line`,
+	}
+	if !reflect.DeepEqual(texts, want) {
+		t.Errorf("errors\n%q\nwant\n%q", texts, want)
+	}
+	if !errors.Is(g.errs[0], source.ErrUnknownField) {
+		t.Errorf("%v is not ErrUnknownField", g.errs[0])
+	}
+	if got := locs(g.urls); !reflect.DeepEqual(got, []string{"https://www.example.com/ok"}) || g.urls[0].Priority != "1" || g.lines[0] != 7 {
+		t.Errorf("urls %+v lines %v", g.urls, g.lines)
+	}
+	if s.Err() != nil {
+		t.Errorf("Err() = %v, want nil: bad lines do not end the stream", s.Err())
+	}
+}
+
+func TestDamagedGzipEndsTheStream(t *testing.T) {
+	var in []byte
+	for i := 0; i < 5000; i++ {
+		in = append(in, "https://www.example.com/page\n"...)
+	}
+	z := gz(t, in)
+	z = z[:len(z)/2]
+	s := source.NewText(bytes.NewReader(z), "u.txt.gz")
+	g := readAll(t, s)
+	if s.Err() == nil || len(g.errs) != 1 || g.errs[0] != s.Err() {
+		t.Fatalf("Err() = %v, errors %v", s.Err(), g.errs)
+	}
+	if !strings.HasPrefix(s.Err().Error(), "u.txt.gz:") || !strings.Contains(s.Err().Error(), "gzip") {
+		t.Errorf("error %q should name the file and gzip", s.Err())
+	}
+	if _, err := s.Read(); err != s.Err() {
+		t.Errorf("Read after the end = %v, want the same error", err)
+	}
+}
+
+func TestLongLines(t *testing.T) {
+	// Lines longer than a window and than the first read buffer.
+	long := "https://www.example.com/" + strings.Repeat("a", 3<<20)
+	in := "https://www.example.com/1\n" + long + "\n" + strings.Repeat("https://www.example.com/2\n", 50000) + long
+	g := readAll(t, source.NewText(iotest.HalfReader(strings.NewReader(in)), "l.txt"))
+	if len(g.errs) > 0 || len(g.urls) != 50003 || g.urls[1].Loc != long || g.urls[50002].Loc != long || g.lines[50002] != 50003 {
+		t.Fatalf("got %d urls, errors %v", len(g.urls), g.errs)
+	}
+
+	s := source.NewText(io.MultiReader(strings.NewReader("https://www.example.com/\n"), zeros{}), "z.txt")
+	g = readAll(t, s)
+	if len(g.urls) != 1 || !errors.Is(s.Err(), source.ErrLineTooLong) {
+		t.Fatalf("urls %d, Err() = %v; want ErrLineTooLong", len(g.urls), s.Err())
+	}
+}
+
+// zeros is an endless line.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func TestOpenAndFormats(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		n    int
+	}{
+		{"a.txt", open(t, "urls.txt"), 4},
+		{"a.TXT.gz", gz(t, open(t, "urls.txt")), 4},
+		{"b.csv.gz", gz(t, open(t, "products.csv")), 4},
+		{"c.jsonl", open(t, "posts.jsonl"), 4},
+		{"c.ndjson.gz", gz(t, open(t, "posts.jsonl")), 4},
+		{"misnamed.txt.gz", open(t, "urls.txt"), 4}, // not gzip after all: read as it is
+	} {
+		f, err := source.Open(write(tc.name, tc.data), source.FormatAuto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := readAll(t, f)
+		if len(g.urls) != tc.n || len(g.errs) > 0 {
+			t.Errorf("%s: %d urls, errors %v", tc.name, len(g.urls), g.errs)
+		}
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := source.Open(write("x.xml", nil), source.FormatAuto); !errors.Is(err, source.ErrUnknownFormat) {
+		t.Errorf("x.xml: %v, want ErrUnknownFormat", err)
+	}
+	if f, err := source.Open(write("x.list", open(t, "urls.txt")), source.FormatText); err != nil {
+		t.Errorf("explicit format: %v", err)
+	} else {
+		f.Close()
+	}
+	if _, err := source.Open(filepath.Join(dir, "missing.txt"), source.FormatAuto); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+	for in, want := range map[string]source.Format{"txt": source.FormatText, "CSV": source.FormatCSV, "ndjson": source.FormatJSONL, "auto": source.FormatAuto} {
+		if f, err := source.ParseFormat(in); f != want || err != nil {
+			t.Errorf("ParseFormat(%q) = %q, %v", in, f, err)
+		}
+	}
+	if _, err := source.ParseFormat("xml"); !errors.Is(err, source.ErrUnknownFormat) {
+		t.Errorf("ParseFormat(xml) = %v", err)
+	}
+}
+
+func TestAutoFormat(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		n    int
+	}{{"urls.txt", 4}, {"products.csv", 4}, {"posts.jsonl", 4}} {
+		for _, data := range [][]byte{open(t, tc.file), gz(t, open(t, tc.file))} {
+			g := readAll(t, source.New(bytes.NewReader(data), "stdin", source.FormatAuto))
+			if len(g.urls) != tc.n || len(g.errs) > 0 {
+				t.Errorf("%s: %d urls, errors %v", tc.file, len(g.urls), g.errs)
+			}
+		}
+	}
+}
