@@ -244,6 +244,9 @@ func normHost(host, raw string) (string, error) {
 			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+idnaReason(err))
 		}
 	}
+	if h == "" {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": empty")
+	}
 	for i := 0; i < len(h); i++ {
 		if !hostOK[h[i]] {
 			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+strconv.Quote(h[i:i+1])+" is not allowed in a host name")

@@ -271,3 +271,18 @@ func TestStripSessionIDs(t *testing.T) {
 }
 
 func unsafeData(s string) *byte { return unsafe.StringData(s) }
+
+// TestIsSessionName holds the fast path's spelled-out matcher to the list.
+func TestIsSessionName(t *testing.T) {
+	var names []string
+	for _, n := range sessionIDNames {
+		n = strings.TrimSuffix(n, "*")
+		names = append(names, n, strings.ToUpper(n), n+"x", n[:len(n)-1], "x"+n, n[:len(n)-1]+"_", strings.ToUpper(n)+"QQ")
+	}
+	names = append(names, "", "s", "si", "sidebar", "SID", "sId", "sjd", "session", "aspsessioni", "sid\x00", "s\u0130d", "\u017fid", "session?id", "SESSION?ID", "SID"[:2]+"\x84")
+	for _, n := range names {
+		if got, want := isSessionName(n), matchName(n, sessionIDNames[:]); got != want {
+			t.Errorf("isSessionName(%q) = %v, matchName says %v", n, got, want)
+		}
+	}
+}

@@ -12,7 +12,7 @@ var sessionIDNames = [...]string{
 }
 
 // SessionIDNames returns the parameter names that Scope.Apply and Check
-// report as session IDs, matched without regard to case; a name ending in
+// report as session IDs, matched without regard to ASCII case; a name ending in
 // "*" matches every name that starts with the rest ("aspsessionid*"). Each
 // call returns a new slice that the caller may extend, for example to give
 // StripSessionIDs a site's own names. Google asks for URLs without session
@@ -21,31 +21,67 @@ func SessionIDNames() []string {
 	return append([]string(nil), sessionIDNames[:]...)
 }
 
-// matchName reports whether the parameter name is one of names.
+// matchName reports whether the parameter name is one of names, without
+// regard to ASCII case (only: "ſid" is not "sid").
 func matchName(name string, names []string) bool {
 	for _, n := range names {
 		if p, ok := strings.CutSuffix(n, "*"); ok {
-			if len(name) >= len(p) && strings.EqualFold(name[:len(p)], p) {
+			if len(name) >= len(p) && eqFold(name[:len(p)], p) {
 				return true
 			}
-		} else if len(name) == len(n) && strings.EqualFold(name, n) {
+		} else if len(name) == len(n) && eqFold(name, n) {
 			return true
 		}
 	}
 	return false
 }
 
-// isSessionName is matchName with the default names, quick to say no: it
-// runs for every parameter of every URL on Apply's fast path.
+// eqFold reports whether a and b, of the same length, are equal without
+// regard to ASCII case.
+func eqFold(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if lower(a[i]) != lower(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// isSessionName is matchName(name, sessionIDNames[:]), spelled out to be
+// quick: it runs for every parameter of every URL on Apply's fast path.
+// TestIsSessionName holds it to the list.
 func isSessionName(name string) bool {
-	if len(name) < 3 {
-		return false
+	switch len(name) {
+	case 3:
+		return eqLower(name, "sid")
+	case 4:
+		return eqLower(name, "cfid")
+	case 7:
+		return eqLower(name, "cftoken")
+	case 9:
+		return eqLower(name, "sessionid") || eqLower(name, "phpsessid")
+	case 10:
+		return eqLower(name, "session_id") || eqLower(name, "jsessionid")
 	}
-	switch name[0] | 0x20 {
-	case 's', 'p', 'j', 'a', 'c':
-		return matchName(name, sessionIDNames[:])
+	return len(name) >= 12 && eqLower(name[:12], "aspsessionid")
+}
+
+// eqLower reports whether s equals lower, a lower-case ASCII string of the
+// same length, without regard to ASCII case.
+func eqLower(s, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		if c := s[i]; c != lower[i] && (c < 'A' || c > 'Z' || c+'a'-'A' != lower[i]) {
+			return false
+		}
 	}
-	return false
+	return true
 }
 
 // pathParam returns the name of the path parameter s starts with (s follows
