@@ -96,11 +96,11 @@ var wantProducts = []sitemap.URL{
 func TestCSV(t *testing.T) {
 	in := open(t, "products.csv")
 	for name, r := range map[string]io.Reader{
-		"plain":    bytes.NewReader(in),
-		"one byte": iotest.OneByteReader(bytes.NewReader(in)),
-		"gzip":     bytes.NewReader(gz(t, in)),
+		"plain":            bytes.NewReader(in),
+		"one byte":         iotest.OneByteReader(bytes.NewReader(in)),
+		"gzip":             bytes.NewReader(gz(t, in)),
 		"gzip, half reads": iotest.HalfReader(bytes.NewReader(gz(t, in))),
-		"bom, crlf": strings.NewReader("\uFEFF" + strings.ReplaceAll(string(in), "\n", "\r\n")),
+		"bom, crlf":        strings.NewReader("\uFEFF" + strings.ReplaceAll(string(in), "\n", "\r\n")),
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := readAll(t, source.NewCSV(r, "products.csv"))
