@@ -3,8 +3,10 @@ package lint
 import (
 	"bytes"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,6 +35,21 @@ func rulesMarkdown() []byte {
 			desc += " " + cell(rest)
 		}
 		b.WriteString("| <a id=\"" + r.Name + "\"></a>`" + r.Name + "` | " + r.Severity.String() + " | " + cell(sc) + " | " + desc + " |\n")
+	}
+	b.WriteString("\n## Where we differ from the schemas\n\n")
+	b.WriteString("Every file the official schemas (../shared/spec/xsd) refuse is an error here, except these, where Google's documentation and the schemas disagree ")
+	b.WriteString("(checked by TestSchemaAgreement on the samples in lint/testdata/schema and ../shared/spec/samples):\n\n")
+	for _, name := range slices.Sorted(maps.Keys(schemaDisagreements)) {
+		d := schemaDisagreements[name]
+		verdict := "we accept it"
+		if d.rule != "" {
+			verdict = "we report " + d.severity.String() + " `" + d.rule + "`"
+		}
+		schema := "the schemas refuse it"
+		if d.xsdValid {
+			schema = "the schemas accept it"
+		}
+		b.WriteString("- `" + name + "`: " + schema + ", " + verdict + ": " + cell(d.why) + ".\n")
 	}
 	return b.Bytes()
 }

@@ -1,0 +1,577 @@
+package lint
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/loc"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// A Checker checks the documents of one sitemap set (a site's sitemaps, an
+// index and its children, or a folder of files) and reports what is wrong
+// through Report.
+//
+// Call CheckDocument for each document, then Finish once for the rules that
+// need the whole set. A Checker's zero value is ready to use; set the
+// exported fields before the first CheckDocument. CheckDocument may be
+// called from several goroutines at once; Report is never called
+// concurrently.
+//
+// # Memory
+//
+// Per-document checks stream. The set-wide rules keep, for the whole set:
+// 8 bytes per distinct URL in a hash set (11 to 21 bytes with the set's
+// free slots) to find duplicates across files, 8 bytes per child named by an
+// index (to find nested indexes), and 24 bytes per hreflang link (two
+// 64-bit hashes, the file and the line) for reciprocity. A million URLs with
+// five alternates each thus need about 140 MB; a set without alternates,
+// about 20 MB per million URLs. Hashes are 64-bit (maphash, seeded per
+// Checker): a false duplicate among ten million URLs has odds of about one
+// in 370 billion.
+type Checker struct {
+	// Now is the time against which news articles' age is judged (Google
+	// wants only articles of the last two days). Zero means time.Now() when
+	// CheckDocument is called.
+	Now time.Time
+
+	// Report receives every diagnostic. Nil discards them (DocResult still
+	// counts them).
+	Report func(Diagnostic)
+
+	// MaxBytes caps how much of a document is decompressed and read; past
+	// it the document is reported as file-too-large and reading stops.
+	// Zero means the sitemap.Reader's default, just over sitemap.MaxBytes.
+	// Documents larger than sitemap.MaxBytes are always reported.
+	MaxBytes int64
+
+	mu            sync.Mutex
+	seed          maphash.Seed
+	seeded        bool
+	urls          hashSet  // every urlset/text/feed loc of the set
+	indexChildren hashSet  // every child loc named by an index
+	links         []link   // hreflang links, for reciprocity
+	files         []string // document names, indexed by link.file
+	indexFiles    int
+}
+
+// A link is one hreflang alternate: page from lists page to.
+type link struct {
+	from, to uint64
+	file     uint32
+	line     uint32
+}
+
+// DocResult is what CheckDocument learned about a document.
+type DocResult struct {
+	// Format is the document's format (sitemap.FormatUnknown when it could
+	// not be read).
+	Format sitemap.Format
+	// Entries is the number of <url> (or <sitemap>, lines, items) read.
+	Entries int
+	// Bytes is the document's size in bytes, uncompressed, as far as it
+	// was read.
+	Bytes int64
+	// Compressed names the compression the document came in ("gzip"…), or
+	// is "" when it was not compressed.
+	Compressed string
+	// Children are an index's child sitemaps' <loc>s, as written, in order,
+	// for the driver to follow. Nil for other formats.
+	Children []string
+	// Errors, Warnings and Infos count the diagnostics reported for the
+	// document by CheckDocument.
+	Errors, Warnings, Infos int
+}
+
+// IsIndex reports whether the document is a sitemap index.
+func (r *DocResult) IsIndex() bool { return r.Format == sitemap.FormatIndex }
+
+// Reportf reports a diagnostic of rule about file at line and col (0 for
+// the whole file), with a message formatted as fmt.Sprintf does. The site
+// driver reports the HTTP-level rules (HTTPError, Redirect,
+// BlockedByRobots, CrossHostSitemap, FetchError) this way, so that every
+// diagnostic goes through one Report.
+func (c *Checker) Reportf(rule *Rule, file string, line, col int, format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.report(Diagnostic{File: file, Line: line, Col: col, Rule: rule.Name, Severity: rule.Severity, Message: fmt.Sprintf(format, args...)})
+}
+
+// report must be called with c.mu held.
+func (c *Checker) report(d Diagnostic) {
+	if c.Report != nil {
+		c.Report(d)
+	}
+}
+
+// hash must be called with c.mu held (the seed is made on first use).
+func (c *Checker) hash(s string) uint64 {
+	if !c.seeded {
+		c.seed = maphash.MakeSeed()
+		c.seeded = true
+	}
+	return maphash.String(c.seed, s)
+}
+
+// CheckDocument reads one document from r and reports its problems. name
+// names it in diagnostics (a file name or URL). publicURL is the URL the
+// document is (or will be) published at, for the scope rules (same scheme,
+// host and port; inside its directory) and to recognise an index listed by
+// an index: give the <loc> the parent index names, or the URL fetched; ""
+// when unknown, and the scope rules are then skipped.
+//
+// Damage in the document (not well-formed, HTML, too large, bad gzip,
+// DOCTYPE) is a diagnostic, not an error: CheckDocument then returns the
+// entries read before it and a nil error. It returns an error only when r
+// fails (an I/O error, which the driver reports as a fetch error), when
+// publicURL is not an absolute http(s) URL, or when ctx is done.
+func (c *Checker) CheckDocument(ctx context.Context, name, publicURL string, r io.Reader) (*DocResult, error) {
+	d := &docCheck{c: c, name: name, res: &DocResult{}, now: c.Now}
+	if d.now.IsZero() {
+		d.now = time.Now()
+	}
+	if publicURL != "" {
+		s, err := loc.NewScope(publicURL)
+		if err != nil {
+			return nil, fmt.Errorf("lint: public URL of %s: %w", name, err)
+		}
+		d.scope = s
+	}
+	c.mu.Lock()
+	d.fileID = uint32(len(c.files))
+	c.files = append(c.files, name)
+	if publicURL != "" {
+		d.publicHash = c.hash(publicURL)
+	}
+	c.mu.Unlock()
+
+	rd := sitemap.NewReader(r)
+	rd.Name = name
+	rd.MaxBytes = c.MaxBytes
+	rd.OnNotice = d.notice
+	d.r = rd
+	err := d.run(ctx)
+	d.res.Format = rd.Format()
+	d.res.Bytes = rd.InputOffset()
+	d.res.Compressed = rd.Compressed()
+	if err != nil {
+		return d.res, err
+	}
+	d.finish()
+	return d.res, nil
+}
+
+// docCheck is the state of one CheckDocument call.
+type docCheck struct {
+	c          *Checker
+	name       string
+	r          *sitemap.Reader
+	scope      *loc.Scope
+	now        time.Time
+	res        *DocResult
+	fileID     uint32
+	publicHash uint64
+	local      hashSet // this document's locs, for duplicates within it
+	news       int
+	fatal      bool                 // reading stopped at damage
+	tooLarge   bool                 // file-too-large already reported
+	once       map[string]*onceDiag // aggregated per-document findings, by key
+	onceOrder  []string
+	entry      []sitemap.Violation // this entry's findings so far, to drop repeats
+	missing    []string            // missing-tag notices since the last entry
+}
+
+// onceDiag is a finding reported once per document, at its first place,
+// with the number of times it occurred.
+type onceDiag struct {
+	rule  *Rule
+	pos   sitemap.Position
+	msg   string
+	count int
+}
+
+// entriesBetweenCtxChecks bounds how long a cancelled context goes unseen.
+const entriesBetweenCtxChecks = 4096
+
+func (d *docCheck) run(ctx context.Context) error {
+	for {
+		if d.res.Entries%entriesBetweenCtxChecks == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		u, err := d.r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var se *sitemap.SyntaxError
+			if !errors.As(err, &se) {
+				return fmt.Errorf("lint: reading %s: %w", d.name, err)
+			}
+			d.fatal = true
+			rule := readerRule(se.Err)
+			if rule == FileTooLarge {
+				d.tooLarge = true
+			}
+			d.add(rule, sitemap.Position{Line: se.Line, Col: se.Col}, se.Err.Error())
+			return nil
+		}
+		d.res.Entries++
+		if d.r.Format() == sitemap.FormatIndex {
+			d.checkIndexEntry(u)
+		} else {
+			d.checkURL(u)
+		}
+	}
+}
+
+// readerRule maps a Reader's error to its rule.
+func readerRule(err error) *Rule {
+	switch {
+	case errors.Is(err, sitemap.ErrTooLarge):
+		return FileTooLarge
+	case errors.Is(err, sitemap.ErrDoctype):
+		return DoctypeNotAllowed
+	case errors.Is(err, sitemap.ErrHTML):
+		return SitemapIsHTML
+	case errors.Is(err, sitemap.ErrUnsupportedFormat):
+		return UnsupportedFormat
+	case errors.Is(err, sitemap.ErrCompression):
+		return CompressionError
+	}
+	return ParseError
+}
+
+// notice turns a Reader's notice into a diagnostic.
+func (d *docCheck) notice(n sitemap.Notice) {
+	rule := Lookup(n.Rule)
+	if rule == nil {
+		rule = ParseError
+	}
+	switch rule {
+	case DeprecatedTag:
+		d.addOnce(rule, "notice:"+n.Msg, n.Pos, n.Msg)
+		return
+	case MissingTag:
+		d.missing = append(d.missing, n.Msg)
+	}
+	d.add(rule, n.Pos, n.Msg)
+}
+
+// add reports a diagnostic of rule at pos in the document.
+func (d *docCheck) add(rule *Rule, pos sitemap.Position, msg string) {
+	switch rule.Severity {
+	case Error:
+		d.res.Errors++
+	case Warning:
+		d.res.Warnings++
+	default:
+		d.res.Infos++
+	}
+	d.c.mu.Lock()
+	d.c.report(Diagnostic{File: d.name, Line: pos.Line, Col: pos.Col, Rule: rule.Name, Severity: rule.Severity, Message: msg})
+	d.c.mu.Unlock()
+}
+
+// addOnce records a finding that is reported once per document (at the
+// end, with its count): ignored and deprecated tags, missing x-default.
+func (d *docCheck) addOnce(rule *Rule, key string, pos sitemap.Position, msg string) {
+	if o := d.once[key]; o != nil {
+		o.count++
+		return
+	}
+	if d.once == nil {
+		d.once = make(map[string]*onceDiag)
+	}
+	d.once[key] = &onceDiag{rule: rule, pos: pos, msg: msg, count: 1}
+	d.onceOrder = append(d.onceOrder, key)
+}
+
+// fieldPos returns the position of field in the entry last read, or the
+// entry's own position when the Reader does not know the field's.
+func (d *docCheck) fieldPos(field string) sitemap.Position {
+	if field != "" {
+		if p := d.r.FieldPos(field); p.Line > 0 {
+			return p
+		}
+	}
+	return d.r.Pos()
+}
+
+// violation reports v, found in the entry last read, unless the same rule
+// was already reported for the same field of this entry (the value checks
+// and the scope checks overlap: both find a relative URL).
+func (d *docCheck) violation(v *sitemap.Violation) {
+	for _, seen := range d.entry {
+		if seen.Rule == v.Rule && seen.Field == v.Field {
+			return
+		}
+	}
+	if v.Value == "" {
+		// The Reader noticed the element missing already (e.g. "<image:image>
+		// without <image:loc>"): one diagnostic for one problem.
+		for _, m := range d.missing {
+			if strings.Contains(m, "<"+v.Field+">") {
+				return
+			}
+		}
+	}
+	d.entry = append(d.entry, *v)
+	rule := Lookup(v.Rule)
+	if rule == nil {
+		rule = InvalidURL // a rule the writer added without a lint rule; TestSitemapRulesRegistered catches it
+	}
+	if d.r.Format() == sitemap.FormatRSS && v.Field == "lastmod" {
+		return // RSS dates are RFC 822 (pubDate), not W3C datetimes
+	}
+	d.add(rule, d.fieldPos(v.Field), v.Error())
+}
+
+// checkLoc applies the URL rules that the value checks do not: scope (when
+// the public URL is known) and the schema's minimum length.
+func (d *docCheck) checkLoc(raw string) {
+	if raw == "" {
+		return // missing-tag, from the value checks
+	}
+	var err error
+	if d.scope != nil {
+		err = d.scope.Check(raw)
+	} else {
+		err = loc.Check(raw)
+	}
+	var v *sitemap.Violation
+	if errors.As(err, &v) {
+		if v.Field == "" {
+			v.Field = "loc"
+		}
+		d.violation(v)
+	}
+	if len(raw) < minLocLen && d.r.Format() != sitemap.FormatText && len(d.entry) == 0 {
+		d.violation(&sitemap.Violation{Rule: sitemap.RuleInvalidURL, Field: "loc", Value: raw,
+			Msg: fmt.Sprintf("shorter than the %d characters the sitemap schema requires", minLocLen)})
+	}
+}
+
+// minLocLen is the sitemap schemas' minLength for <loc>.
+const minLocLen = 12
+
+func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
+	d.entry = d.entry[:0]
+	defer func() { d.missing = d.missing[:0] }()
+	if d.res.Entries == sitemap.MaxURLs+1 {
+		d.add(TooManySitemaps, d.r.Pos(), fmt.Sprintf("more than %d sitemaps in one index; split it into several indexes", sitemap.MaxURLs))
+	}
+	e := sitemap.IndexEntry{Loc: u.Loc, LastMod: u.LastMod}
+	e.Check(d.violation)
+	d.checkLoc(u.Loc)
+	d.res.Children = append(d.res.Children, u.Loc)
+	d.c.mu.Lock()
+	h := d.c.hash(u.Loc)
+	d.c.indexChildren.add(h)
+	d.c.mu.Unlock()
+	if !d.local.add(h) {
+		d.add(DuplicateURL, d.fieldPos("loc"), "sitemap listed twice in this index: "+u.Loc)
+	}
+}
+
+func (d *docCheck) checkURL(u *sitemap.URL) {
+	d.entry = d.entry[:0]
+	defer func() { d.missing = d.missing[:0] }()
+	pos := d.r.Pos()
+	if d.res.Entries == sitemap.MaxURLs+1 {
+		d.add(TooManyURLs, pos, fmt.Sprintf("more than %d URLs in one sitemap; split it and list the parts in an index", sitemap.MaxURLs))
+	}
+	u.Check(d.violation)
+	d.checkLoc(u.Loc)
+
+	d.c.mu.Lock()
+	h := d.c.hash(u.Loc)
+	newInFile := d.local.add(h)
+	newInSet := newInFile && d.c.urls.add(h)
+	for _, a := range u.Alternates {
+		d.c.links = append(d.c.links, link{from: h, to: d.c.hash(a.Href), file: d.fileID, line: uint32(pos.Line)})
+	}
+	d.c.mu.Unlock()
+	switch {
+	case !newInFile:
+		d.add(DuplicateURL, d.fieldPos("loc"), "URL listed twice in this sitemap: "+u.Loc)
+	case !newInSet:
+		d.add(DuplicateURL, d.fieldPos("loc"), "URL already listed in another sitemap of this set: "+u.Loc)
+	}
+
+	if u.ChangeFreq != "" {
+		d.addOnce(ChangefreqIgnored, "changefreq", d.fieldPos("changefreq"), "Google ignores <changefreq>")
+	}
+	if u.Priority != "" {
+		d.addOnce(PriorityIgnored, "priority", d.fieldPos("priority"), "Google ignores <priority>")
+	}
+	d.checkDeprecated(u)
+	if u.News != nil {
+		d.checkNews(u.News)
+	}
+	if len(u.Alternates) > 0 {
+		d.checkAlternates(u, pos)
+	}
+}
+
+// deprecatedImage and deprecatedVideo name the tags Google deprecated in
+// 2022 that the URL type carries; the Reader reports the others (tvshow,
+// player_loc's attributes) as notices.
+func (d *docCheck) checkDeprecated(u *sitemap.URL) {
+	for _, im := range u.Images {
+		d.deprecated("image:caption", im.Caption != "")
+		d.deprecated("image:geo_location", im.GeoLocation != "")
+		d.deprecated("image:title", im.Title != "")
+		d.deprecated("image:license", im.License != "")
+	}
+	for _, v := range u.Videos {
+		d.deprecated("video:category", v.Category != "")
+		d.deprecated("video:gallery_loc", v.GalleryLoc != "")
+		d.deprecated("video:price", len(v.Prices) > 0)
+	}
+}
+
+func (d *docCheck) deprecated(field string, present bool) {
+	if present {
+		d.addOnce(DeprecatedTag, field, d.fieldPos(field), "<"+field+"> is deprecated by Google and has no effect since 2022-08-06; remove it")
+	}
+}
+
+// newsMaxAge is how old a news article may be: Google wants "articles that
+// were created in the last two days".
+const newsMaxAge = 48 * time.Hour
+
+func (d *docCheck) checkNews(n *sitemap.News) {
+	d.news++
+	if d.news == sitemap.MaxNews+1 {
+		d.add(TooManyNews, d.r.Pos(), fmt.Sprintf("more than %d URLs with <news:news> in one sitemap; split it", sitemap.MaxNews))
+	}
+	if n.PublicationDate == "" {
+		return
+	}
+	t, err := sitemap.ParseDate(n.PublicationDate)
+	if err != nil {
+		return // reported by the value checks
+	}
+	if age := d.now.Sub(t); age > newsMaxAge {
+		d.add(NewsTooOld, d.fieldPos("news:publication_date"),
+			fmt.Sprintf("article published %s is more than two days old; Google News wants only the last two days' articles", n.PublicationDate))
+	}
+}
+
+func (d *docCheck) checkAlternates(u *sitemap.URL, pos sitemap.Position) {
+	self, xDefault := false, false
+	for _, a := range u.Alternates {
+		if a.Href == u.Loc {
+			self = true
+		}
+		if a.Hreflang == "x-default" {
+			xDefault = true
+		}
+	}
+	if !self {
+		d.add(HreflangMissingSelf, d.fieldPos("xhtml:link"), "hreflang alternates do not include the page itself ("+u.Loc+")")
+	}
+	if !xDefault {
+		d.addOnce(HreflangMissingXDefault, "x-default", d.fieldPos("xhtml:link"), "URLs with hreflang alternates have no x-default alternate")
+	}
+}
+
+// finish reports the per-document findings that need the whole document.
+func (d *docCheck) finish() {
+	if d.res.Bytes > sitemap.MaxBytes && !d.tooLarge {
+		d.add(FileTooLarge, sitemap.Position{}, fmt.Sprintf("%d bytes uncompressed, more than the %d allowed", d.res.Bytes, sitemap.MaxBytes))
+	}
+	if d.res.Entries == 0 && !d.fatal {
+		d.add(EmptySitemap, sitemap.Position{}, "the sitemap lists no URL")
+	}
+	for _, k := range d.onceOrder {
+		o := d.once[k]
+		msg := o.msg
+		if o.count > 1 {
+			msg += fmt.Sprintf(" (%d times in this file)", o.count)
+		}
+		d.add(o.rule, o.pos, msg)
+	}
+	if d.res.IsIndex() {
+		d.c.mu.Lock()
+		d.c.indexFiles++
+		nested := d.publicHash != 0 && d.c.indexChildren.has(d.publicHash)
+		d.c.mu.Unlock()
+		if nested {
+			d.add(NestedIndex, sitemap.Position{}, "this index is listed by another index; Google does not read nested indexes")
+		}
+	}
+}
+
+// maxIndexFiles is how many index files Google accepts per site.
+const maxIndexFiles = 500
+
+// Finish reports the rules that need the whole set: hreflang links that are
+// not returned, and too many index files. Call it once, after the last
+// CheckDocument; it frees the set's memory.
+func (c *Checker) Finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.indexFiles > maxIndexFiles {
+		c.report(Diagnostic{Rule: TooManyIndexFiles.Name, Severity: TooManyIndexFiles.Severity,
+			Message: fmt.Sprintf("%d index files; Google accepts at most %d per site", c.indexFiles, maxIndexFiles)})
+	}
+	c.reciprocity()
+	c.urls, c.indexChildren, c.links, c.files = hashSet{}, hashSet{}, nil, nil
+}
+
+// reciprocity reports every link a→b (a ≠ b) where b is a page of the set
+// that has alternates of its own but none back to a. A b that is not in
+// the set, or has no alternates in it, may carry its hreflang in its HTML
+// or in another site's sitemap: it is not reported.
+func (c *Checker) reciprocity() {
+	links := c.links
+	slices.SortFunc(links, func(x, y link) int {
+		if r := cmp.Compare(x.from, y.from); r != 0 {
+			return r
+		}
+		return cmp.Compare(x.to, y.to)
+	})
+	hasFrom := func(from uint64) bool {
+		_, ok := slices.BinarySearchFunc(links, from, func(l link, f uint64) int { return cmp.Compare(l.from, f) })
+		return ok
+	}
+	hasLink := func(from, to uint64) bool {
+		_, ok := slices.BinarySearchFunc(links, link{from: from, to: to}, func(l, t link) int {
+			if r := cmp.Compare(l.from, t.from); r != 0 {
+				return r
+			}
+			return cmp.Compare(l.to, t.to)
+		})
+		return ok
+	}
+	var bad []link
+	for i, l := range links {
+		if l.from == l.to || (i > 0 && links[i-1].from == l.from && links[i-1].to == l.to) {
+			continue
+		}
+		if hasFrom(l.to) && !hasLink(l.to, l.from) {
+			bad = append(bad, l)
+		}
+	}
+	slices.SortFunc(bad, func(x, y link) int {
+		if r := cmp.Compare(x.file, y.file); r != 0 {
+			return r
+		}
+		return cmp.Compare(x.line, y.line)
+	})
+	for _, l := range bad {
+		c.report(Diagnostic{File: c.files[l.file], Line: int(l.line), Rule: HreflangNotReciprocal.Name, Severity: HreflangNotReciprocal.Severity,
+			Message: "an hreflang alternate of this URL lists alternates of its own but not this URL; Google ignores links that are not returned"})
+	}
+}

@@ -1,0 +1,371 @@
+package lint
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// run checks one document and returns its result and diagnostics.
+func run(t testing.TB, name, public string, data []byte) (*DocResult, []Diagnostic) {
+	t.Helper()
+	var diags []Diagnostic
+	c := &Checker{Now: testNow, Report: func(d Diagnostic) { diags = append(diags, d) }}
+	res, err := c.CheckDocument(context.Background(), name, public, bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("CheckDocument(%s): %v", name, err)
+	}
+	c.Finish()
+	return res, diags
+}
+
+func rules(diags []Diagnostic) []string {
+	var r []string
+	for _, d := range diags {
+		r = append(r, d.Rule)
+	}
+	return r
+}
+
+func gz(t testing.TB, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// urlset returns a urlset of n URLs; extra, when set, returns the
+// extension elements of URL i.
+func urlset(n int, extra func(i int) string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">` + "\n")
+	for i := range n {
+		b.WriteString("<url><loc>https://www.example.com/catalog/item-")
+		b.WriteString(strconv.Itoa(i))
+		b.WriteString("?color=red&amp;size=M</loc><lastmod>2024-01-05T10:00:00+00:00</lastmod>")
+		if extra != nil {
+			b.WriteString(extra(i))
+		}
+		b.WriteString("</url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	return b.Bytes()
+}
+
+func TestDocResult(t *testing.T) {
+	data := urlset(3, nil)
+	res, diags := run(t, "s.xml.gz", "https://www.example.com/sitemap.xml", gz(t, data))
+	if len(diags) != 0 {
+		t.Errorf("diagnostics on a clean file: %v", diags)
+	}
+	if res.Format != sitemap.FormatURLSet || res.Entries != 3 || res.Bytes != int64(len(data)) || res.Compressed != "gzip" || res.IsIndex() || res.Children != nil {
+		t.Errorf("got %+v; want urlset, 3 entries, %d bytes, gzip, no children", res, len(data))
+	}
+
+	index := []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>https://www.example.com/s1.xml</loc></sitemap>
+  <sitemap><loc>https://www.example.com/s2.xml.gz</loc></sitemap>
+</sitemapindex>
+`)
+	res, diags = run(t, "index.xml", "https://www.example.com/sitemap.xml", index)
+	if len(diags) != 0 {
+		t.Errorf("diagnostics on a clean index: %v", diags)
+	}
+	want := []string{"https://www.example.com/s1.xml", "https://www.example.com/s2.xml.gz"}
+	if !res.IsIndex() || res.Entries != 2 || fmt.Sprint(res.Children) != fmt.Sprint(want) || res.Compressed != "" {
+		t.Errorf("got %+v; want an index of %v", res, want)
+	}
+}
+
+func TestDocumentErrors(t *testing.T) {
+	good := urlset(2, nil)
+	damaged := gz(t, good)
+	damaged = damaged[:len(damaged)-12] // cut the trailer and some data
+	corrupt := gz(t, good)
+	corrupt[len(corrupt)/2] ^= 0xff
+	tests := []struct {
+		name string
+		data []byte
+		rule string
+	}{
+		{"truncated.xml.gz", damaged, CompressionError.Name},
+		{"corrupt.xml.gz", corrupt, CompressionError.Name},
+		{"page.html", []byte("<!DOCTYPE html>\n<html><head><title>Home</title></head><body><p>hello</p></body></html>\n"), SitemapIsHTML.Name},
+		{"feed.xml", []byte(`<?xml version="1.0"?><foo xmlns="urn:x"><bar/></foo>`), UnsupportedFormat.Name},
+		{"lead.xml", append([]byte("\n  "), good...), LeadingWhitespace.Name},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := run(t, tt.name, "", tt.data)
+			found := false
+			for _, d := range diags {
+				if d.Rule == tt.rule {
+					found = true
+					if d.File != tt.name {
+						t.Errorf("diagnostic names %q, want %q", d.File, tt.name)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("got %v, want a %s", diags, tt.rule)
+			}
+		})
+	}
+}
+
+func TestTextSitemap(t *testing.T) {
+	data := []byte("https://www.example.com/a\nhttps://www.example.com/b\n/relative\nhttps://www.example.com/a\nhttps://other.example.com/x\n")
+	res, diags := run(t, "urls.txt", "https://www.example.com/urls.txt", data)
+	// The Reader does not return a line that is not a URL: it notices it.
+	if res.Format != sitemap.FormatText || res.Entries != 4 {
+		t.Errorf("got %+v, want a text sitemap of 4 entries", res)
+	}
+	want := []string{"3:invalid-url", "4:duplicate-url", "5:url-not-allowed"}
+	var got []string
+	for _, d := range diags {
+		got = append(got, strconv.Itoa(d.Line)+":"+d.Rule)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestLimits checks the protocol's counts at the limit and one over it.
+func TestLimits(t *testing.T) {
+	count := func(diags []Diagnostic, rule string) int {
+		n := 0
+		for _, d := range diags {
+			if d.Rule == rule {
+				n++
+			}
+		}
+		return n
+	}
+	news := func(i int) string {
+		return "<news:news><news:publication><news:name>N</news:name><news:language>en</news:language></news:publication>" +
+			"<news:publication_date>2026-01-10</news:publication_date><news:title>t</news:title></news:news>"
+	}
+	for _, tt := range []struct {
+		n     int
+		extra func(int) string
+		rule  string
+		limit int
+	}{
+		{sitemap.MaxURLs, nil, TooManyURLs.Name, sitemap.MaxURLs},
+		{sitemap.MaxNews, news, TooManyNews.Name, sitemap.MaxNews},
+	} {
+		for _, n := range []int{tt.limit, tt.limit + 1} {
+			res, diags := run(t, "big.xml", "https://www.example.com/sitemap.xml", urlset(n, tt.extra))
+			want := 0
+			if n > tt.limit {
+				want = 1
+			}
+			if got := count(diags, tt.rule); got != want || res.Entries != n {
+				t.Errorf("%d entries: %d %s (entries %d), want %d", n, got, tt.rule, res.Entries, want)
+			}
+			if len(diags) != want {
+				t.Errorf("%d entries: unexpected diagnostics %v", n, diags[:min(len(diags), 5)])
+			}
+		}
+	}
+}
+
+// TestFileTooLarge checks a document just over 52,428,800 bytes
+// uncompressed: the file's size is what counts, not its entries.
+func TestFileTooLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 50 MB")
+	}
+	head := `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
+	entry := "<url><loc>https://www.example.com/</loc></url>\n"
+	tail := "</urlset>\n"
+	pad := sitemap.MaxBytes + 1 - len(head) - len(entry) - len(tail)
+	doc := head + entry + "<!--" + strings.Repeat("x", pad-8) + "-->\n" + tail
+	if len(doc) != sitemap.MaxBytes+1 {
+		t.Fatalf("built %d bytes", len(doc))
+	}
+	res, diags := run(t, "large.xml", "", []byte(doc))
+	if fmt.Sprint(rules(diags)) != "[file-too-large]" || res.Bytes != int64(len(doc)) {
+		t.Errorf("got %v, %d bytes; want one file-too-large", diags, res.Bytes)
+	}
+	_, diags = run(t, "limit.xml", "", []byte(doc[:len(head)+len(entry)]+"<!--"+strings.Repeat("x", pad-9)+"-->\n"+tail))
+	if len(diags) != 0 {
+		t.Errorf("a file of exactly %d bytes: %v", sitemap.MaxBytes, diags)
+	}
+}
+
+func TestCheckDocumentErrors(t *testing.T) {
+	c := &Checker{}
+	if _, err := c.CheckDocument(context.Background(), "s.xml", "ftp://x/", strings.NewReader("")); err == nil {
+		t.Error("an ftp public URL was accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.CheckDocument(ctx, "s.xml", "", bytes.NewReader(urlset(10, nil))); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: got %v", err)
+	}
+	boom := errors.New("connection reset")
+	r := io.MultiReader(bytes.NewReader(urlset(10, nil)[:200]), errReader{boom})
+	if _, err := c.CheckDocument(context.Background(), "s.xml", "", r); !errors.Is(err, boom) {
+		t.Errorf("I/O error: got %v, want it wrapped", err)
+	}
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// TestConcurrent checks documents of one set from several goroutines (run
+// with -race): duplicates across them are still found, once each.
+func TestConcurrent(t *testing.T) {
+	var mu sync.Mutex
+	dups := 0
+	c := &Checker{Now: testNow, Report: func(d Diagnostic) {
+		mu.Lock()
+		defer mu.Unlock()
+		if d.Rule == DuplicateURL.Name {
+			dups++
+		}
+	}}
+	data := urlset(500, nil)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			if _, err := c.CheckDocument(context.Background(), fmt.Sprint("s", i, ".xml"), "", bytes.NewReader(data)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	c.Finish()
+	if dups != 3*500 {
+		t.Errorf("%d duplicates, want %d", dups, 3*500)
+	}
+}
+
+func TestReportf(t *testing.T) {
+	var got []Diagnostic
+	c := &Checker{Report: func(d Diagnostic) { got = append(got, d) }}
+	c.Reportf(HTTPError, "https://www.example.com/sitemap.xml", 0, 0, "HTTP %d", 404)
+	want := Diagnostic{File: "https://www.example.com/sitemap.xml", Rule: "http-error", Severity: Error, Message: "HTTP 404"}
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestSitemapRulesRegistered checks that every Rule… ID of package sitemap
+// (the writer's and the reader's) is a lint rule, so no diagnostic names a
+// rule the docs do not explain.
+func TestSitemapRulesRegistered(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "sitemap", "errors.go"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	ast.Inspect(f, func(node ast.Node) bool {
+		vs, ok := node.(*ast.ValueSpec)
+		if !ok || len(vs.Names) != 1 || !strings.HasPrefix(vs.Names[0].Name, "Rule") || len(vs.Values) != 1 {
+			return true
+		}
+		lit, ok := vs.Values[0].(*ast.BasicLit)
+		if !ok {
+			return true
+		}
+		id, _ := strconv.Unquote(lit.Value)
+		n++
+		if Lookup(id) == nil {
+			t.Errorf("sitemap.%s = %q has no lint rule", vs.Names[0].Name, id)
+		}
+		return true
+	})
+	if n < 20 {
+		t.Errorf("found only %d Rule constants in sitemap/errors.go", n)
+	}
+}
+
+// FuzzCheck checks arbitrary documents: never a panic, and every
+// diagnostic names a known rule with its severity.
+func FuzzCheck(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
+	sets, _ := filepath.Glob(filepath.Join("testdata", "*", "*.xml"))
+	for _, p := range append(files, sets...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("https://www.example.com/\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &Checker{Now: testNow, Report: func(d Diagnostic) {
+			r := Lookup(d.Rule)
+			if r == nil || r.Severity != d.Severity {
+				t.Errorf("diagnostic of unknown rule or wrong severity: %v", d)
+			}
+		}}
+		for _, public := range []string{"", "https://www.example.com/sitemap.xml"} {
+			if _, err := c.CheckDocument(context.Background(), "fuzz.xml", public, bytes.NewReader(data)); err != nil {
+				t.Fatalf("CheckDocument: %v", err)
+			}
+		}
+		c.Finish()
+	})
+}
+
+// BenchmarkCheck checks the shared benchmark's workload (../shared/bench):
+// 1,000,000 URLs in 20 files of 50,000, with lastmod, changefreq and
+// priority.
+func BenchmarkCheck(b *testing.B) {
+	const files, perFile = 20, 50000
+	docs := make([][]byte, files)
+	for k := range docs {
+		var buf bytes.Buffer
+		buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for j := range perFile {
+			i := k*perFile + j
+			fmt.Fprintf(&buf, "<url><loc>https://www.example.com/catalog/item-%d?color=red&amp;size=M&amp;ref=%d</loc><lastmod>2024-01-%02dT10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n", i, i%97, i%28+1)
+		}
+		buf.WriteString("</urlset>\n")
+		docs[k] = buf.Bytes()
+	}
+	var size int64
+	for _, d := range docs {
+		size += int64(len(d))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		c := &Checker{}
+		for k, d := range docs {
+			res, err := c.CheckDocument(context.Background(), "s.xml", "https://www.example.com/sitemap.xml", bytes.NewReader(d))
+			if err != nil || res.Entries != perFile || res.Errors != 0 {
+				b.Fatalf("file %d: %+v, %v", k, res, err)
+			}
+		}
+		c.Finish()
+	}
+	b.ReportMetric(float64(files*perFile)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
+}
