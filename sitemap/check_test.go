@@ -216,7 +216,9 @@ func TestCheckFields(t *testing.T) {
 			{sitemap.RuleVideo, "video:price@currency"},
 			{sitemap.RuleVideo, "video:price@type"},
 		}},
-		{"video uploader", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.Uploader = &sitemap.Uploader{Name: long(255), Info: "https://www.example.com/u"} })}, nil},
+		{"video uploader", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
+			v.Uploader = &sitemap.Uploader{Name: long(255), Info: "https://www.example.com/u"}
+		})}, nil},
 		{"video uploader bad", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.Uploader = &sitemap.Uploader{Name: long(256), Info: "u"} })},
 			[]found{{sitemap.RuleVideo, "video:uploader"}, {sitemap.RuleVideo, "video:uploader@info"}}},
 		{"video uploader empty", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.Uploader = &sitemap.Uploader{} })}, []found{{sitemap.RuleVideo, "video:uploader"}}},
