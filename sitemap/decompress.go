@@ -95,8 +95,7 @@ func openDecoder(src io.Reader, limit int64) (*decoder, string, error) {
 		z, err := zstd.NewReader(br,
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(maxZstdWindow),
-			zstd.WithDecoderMaxMemory(uint64(max(limit, 1))+1))
+			zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil, "zstd", fmt.Errorf("%w: zstd: %w", ErrCompression, err)
 		}
