@@ -18,9 +18,11 @@
 //   - Scheme and host are lower-cased; an IDN host becomes punycode with the
 //     UTS #46 processing browsers use (non-transitional, hyphens and "_"
 //     allowed, Bidi and joiner rules checked), and a host that fails it is
-//     refused. A trailing dot is kept: "example.com." is another host for
-//     the scope rules, as it is for Search Console. An IPv6 literal is
-//     written in its RFC 5952 form ("[2001:db8::1]"); zones are refused.
+//     refused. A trailing dot is kept: "example.com." is not the host
+//     "example.com" for the scope rules (a sitemap should not mix them).
+//     Hosts are not otherwise rewritten (no IPv4 number forms). An IPv6
+//     literal is written in its RFC 5952 form ("[2001:db8::1]"); zones are
+//     refused.
 //   - A default port (:80 for http, :443 for https) and an empty port are
 //     removed; other ports lose leading zeros.
 //   - An empty path becomes "/".
@@ -30,9 +32,9 @@
 //     and "]" outside an IPv6 host, a second "#", and a "%" not followed by
 //     two hex digits (as "%25").
 //   - Valid escapes are kept exactly as written, case included: "%c3%bc"
-//     stays lower-case and "%41" is not decoded. Both spellings reach a
-//     server as the same bytes, and some servers (signed URLs, caches) key
-//     on the raw text, so we do not touch what is already valid.
+//     stays lower-case and "%41" is not decoded. RFC 3986 calls the
+//     spellings equivalent, but some servers (signed URLs, caches) key on
+//     the raw text, so we do not touch what is already valid.
 //   - Dot segments ("/a/./b", "/a/../b", and their escaped forms "%2e" and
 //     "%2E", as browsers read them) are removed per RFC 3986 §5.2.4. They
 //     must be: a crawler resolves them before it asks, so

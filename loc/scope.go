@@ -10,7 +10,8 @@ import (
 
 // A Scope holds the rules for the URLs one sitemap may list: those of the
 // sitemap's public URL. A Scope is immutable: it may be used by several
-// goroutines at once.
+// goroutines at once. The zero Scope has no scope rules: its Apply and
+// Check apply the other rules only, like the package's Check.
 type Scope struct {
 	origin string // "https://www.example.com:8443", normalised
 	dir    string // "/catalog/": the directory of the sitemap's URL
@@ -139,7 +140,7 @@ func unescaped(p parsed, raw string) error {
 // normalised form of raw; length is the length to hold against the limit.
 // s may be nil: no scope.
 func (s *Scope) check(raw, n string, length int) error {
-	if s != nil {
+	if s != nil && s.prefix != "" {
 		origin, path := cutOrigin(n)
 		if origin != s.origin {
 			return violation(sitemap.RuleURLNotAllowed, raw, s.mismatch(origin))
@@ -192,7 +193,7 @@ func splitOrigin(origin string) (scheme, host, port string) {
 // rule, so that Apply may return it as it is. It may say false for a URI
 // that is fine (a segment that starts with "."): the slow path decides.
 func (s *Scope) fast(raw string) bool {
-	if len(raw) > sitemap.MaxLocLen || len(raw) < len(s.prefix) || raw[:len(s.prefix)] != s.prefix {
+	if len(raw) > sitemap.MaxLocLen || len(raw) < len(s.prefix) || raw[:len(s.prefix)] != s.prefix || s.prefix == "" {
 		return false
 	}
 	i := len(s.prefix) // just after a '/'

@@ -1,6 +1,7 @@
 package loc
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unsafe"
@@ -285,4 +286,27 @@ func TestIsSessionName(t *testing.T) {
 			t.Errorf("isSessionName(%q) = %v, matchName says %v", n, got, want)
 		}
 	}
+}
+
+// TestZeroScope holds the zero Scope to the rules without scope.
+func TestZeroScope(t *testing.T) {
+	var s Scope
+	for _, raw := range []string{"foo", "/a/b", "https://x.example/a?sid=1", "ftp://x.example/"} {
+		_, applyErr := s.Apply(raw)
+		checkErr := s.Check(raw)
+		if applyErr == nil || checkErr == nil || !isRule(checkErr, ruleOf(Check(raw))) {
+			t.Errorf("zero Scope on %q: Apply %v, Check %v; want errors as Check's %v", raw, applyErr, checkErr, Check(raw))
+		}
+	}
+	if got, err := s.Apply("https://other.example/é"); err != nil || got != "https://other.example/%C3%A9" {
+		t.Errorf("zero Scope Apply = %q, %v", got, err)
+	}
+}
+
+func ruleOf(err error) string {
+	var v *sitemap.Violation
+	if errors.As(err, &v) {
+		return v.Rule
+	}
+	return ""
 }
