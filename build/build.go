@@ -1,13 +1,85 @@
 // Package build turns a stream of URLs into a published set of sitemap
 // files: split at the protocol's limits, gzipped, indexed, and swapped into
 // place atomically.
+//
+// # The set
+//
+// A Builder checks each URL (scope, normalisation, duplicates), encodes it
+// with a [sitemap.Writer] and starts a new file whenever the next URL would
+// take the current one past MaxURLs, MaxBytes or 1,000 news URLs. Files are
+// named after their content:
+//
+//	sitemap.xml                      the index (the file to submit)
+//	sitemap-1-3fa2c19b.xml.gz        child 1; 3fa2c19b is its content's CRC-32C
+//	sitemap-2-88d01e7a.xml.gz        child 2
+//	sitemap-index-2.xml              a second index, only past 50,000 children
+//
+// With IndexAuto (the default), a set that fits in one file is that file
+// alone, published as sitemap.xml (sitemap.txt for text sitemaps): a plain
+// urlset, uncompressed even with Gzip, because it is the file users submit
+// and its name must not depend on the set's size. When a second file is
+// needed, the first becomes child 1 (and is gzipped then). IndexNever
+// publishes the one file as sitemap.xml (sitemap.xml.gz with Gzip) and fails
+// when a second is needed. Text children (FormatText) are indexed by an XML
+// index, as the protocol allows; their index entries have no <lastmod>, as
+// a text file says nothing of dates.
+//
+// An index's <lastmod> for a child is the latest lastmod among the child's
+// URLs, written as the input spelled it (instants are compared, so
+// "2024-05-01T23:00:00-05:00" beats "2024-05-02"); a child with no lastmod
+// gets none. The time of the run is never written anywhere.
+//
+// # Publishing
+//
+// A reader of the folder, at any moment, and a folder left by a run that
+// failed or was killed at any moment, see a complete set: the old one or the
+// new one, never an index that names a missing or half-written file.
+//
+//  1. Each child is written under a temporary name (".sitemapkit-tmp-…")
+//     beside the live files and fsynced. The index files are encoded and
+//     written the same way.
+//  2. A manifest (".sitemapkit-manifest-sitemap.json") records the names
+//     about to appear, so that a later run can remove them if this one dies.
+//  3. The children are renamed to their content names. A name is never that
+//     of a live file with other content: the content hash in the name sees
+//     to that, so no published child is ever overwritten. A child whose
+//     content has not changed has the same name as the published one, which
+//     is kept as it is (not rewritten: same bytes, same mtime).
+//  4. The index files are renamed over the old ones (rename is atomic; the
+//     folder is fsynced after each). With several index files, each is
+//     swapped atomically, one after the other.
+//  5. The manifest is rewritten to list the new set, and only then are the
+//     files of older sets that the new set does not use removed: only files
+//     a manifest lists and whose names have the shapes above, never any
+//     other file (the folder often holds a whole site). A removal that fails
+//     is a warning in the Result, not an error.
+//
+// A run removes the temp files a killed run left, and holds an advisory lock
+// on the folder (flock) so that two runs never publish into it at once.
+//
+// # Speed
+//
+// The caller's goroutine checks and encodes; another gzips, checksums and
+// writes, fed with 256 KiB chunks from a pool of four, so file k+1 is
+// encoded while file k is compressed and memory does not grow with the set.
+// De-duplication keeps 64-bit hashes of the locs in a flat table: 11 to 16
+// bytes per URL.
 package build
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"iter"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -24,25 +96,45 @@ const (
 	IndexNever
 )
 
+// Errors a Builder returns.
+var (
+	// ErrNeedsIndex: with IndexNever, the URLs do not fit in one file.
+	ErrNeedsIndex = errors.New("build: the URLs do not fit in one sitemap and no index may be written")
+	// ErrEmpty: Publish found no URL to publish (none added, or all
+	// refused); the published set is left as it was rather than replaced by
+	// an empty one, which the protocol does not allow anyway.
+	ErrEmpty = errors.New("build: no URL to publish")
+	// ErrBusy: another run is publishing into the same folder.
+	ErrBusy = errors.New("another run is publishing into this folder")
+	// ErrDone: the Builder has already published or been aborted.
+	ErrDone = errors.New("build: the set was already published or aborted")
+)
+
 // Options configure a Builder. The zero value of each field is its default.
 type Options struct {
-	// Dir is the output folder (required). It often holds a whole static
-	// site: only files sitemapkit wrote are ever removed from it.
+	// Dir is the output folder (required); it is created if missing. It
+	// often holds a whole static site: only files sitemapkit wrote are ever
+	// removed from it.
 	Dir string
 	// Base is the site's URL, e.g. "https://www.example.com/" (required).
-	// URLs must share its scheme, host and port.
+	// URLs must share its scheme, host and port. A missing final "/" is
+	// added: Base is a directory.
 	Base string
-	// PublicURL is the URL at which Dir is served, when it differs from
-	// Base (e.g. "https://www.example.com/sitemaps/"). Default: Base. The
-	// index's <loc>s are PublicURL + file name, and URLs must be inside the
-	// directory of PublicURL.
+	// PublicURL is the URL of the folder Dir is served as, when it differs
+	// from Base (e.g. "https://www.example.com/sitemaps/"). Default: Base.
+	// The index's <loc>s are PublicURL + file name. When PublicURL is on
+	// Base's host, URLs must be inside its directory (the protocol's scope
+	// rule); on another host (cross-submission through robots.txt), they
+	// must be inside Base's. A missing final "/" is added.
 	PublicURL string
-	// Name is the stem of the files' names. Default "sitemap": the set is
-	// sitemap.xml, with children sitemap-1….xml.
+	// Name is the stem of the files' names: letters, digits, "_" and "-".
+	// Default "sitemap": the set is sitemap.xml, with children
+	// sitemap-1-XXXXXXXX.xml and so on.
 	Name string
 	// Format is sitemap.FormatURLSet (default) or sitemap.FormatText.
 	Format sitemap.Format
-	// Gzip writes the children gzipped (.xml.gz, .txt.gz).
+	// Gzip writes the children gzipped (.xml.gz, .txt.gz). See the package
+	// doc for the single file of IndexAuto, which is never gzipped.
 	Gzip bool
 	// Index says when to write an index. Default IndexAuto.
 	Index IndexMode
@@ -51,7 +143,8 @@ type Options struct {
 	// values are an error.
 	MaxURLs  int
 	MaxBytes int64
-	// NoDedupe turns off dropping duplicate URLs.
+	// NoDedupe turns off dropping duplicate URLs (and the memory it takes,
+	// 11 to 16 bytes per URL).
 	NoDedupe bool
 }
 
@@ -62,7 +155,8 @@ type Result struct {
 	Duplicates int            // duplicate URLs dropped
 	Files      []File         // every file of the published set, index files first
 	Indexes    []string       // public URLs of the files to submit (index files, or the single sitemap)
-	Elapsed    time.Duration
+	Warnings   []string       // problems that did not stop the publication (a stale file not removed)
+	Elapsed    time.Duration  // from New to the end of Publish
 }
 
 // File is one file of a published set.
@@ -73,43 +167,705 @@ type File struct {
 	Bytes     int64  // uncompressed size
 	GzipBytes int64  // size on disk when gzipped, else 0
 	Index     bool
+	Kept      bool // the published file had this content already and was left as it was
 }
 
 // A Builder writes a stream of URLs into a new set beside the published
 // one, and Publish swaps it in. A Builder is not safe for concurrent use.
 type Builder struct {
-	// TODO(build helper)
+	opts      Options // defaults applied
+	publicURL string
+	scope     *loc.Scope
+	seen      *seenSet // nil with NoDedupe
+	start     time.Time
+	unlock    func()
+
+	pipe     *pipeline
+	cw       chunkWriter
+	w        *sitemap.Writer // the current child's encoder
+	cur      *child
+	children []*child
+
+	res     Result
+	adds    int
+	err     error // fatal: the Builder can only be aborted
+	done    bool
+	scratch sitemap.URL
+	images  []sitemap.Image
+	videos  []sitemap.Video
+	alts    []sitemap.Alternate
 }
 
-// New returns a Builder for opts, or an error naming the bad option.
+// hook, when set by a test, is called at each step of Publish.
+var hook func(step string)
+
+func at(step string) {
+	if hook != nil {
+		hook(step)
+	}
+}
+
+// New returns a Builder for opts, or an error naming the bad option. It
+// creates Dir if needed, locks it and removes the temp files a killed run
+// left there.
 func New(opts Options) (*Builder, error) {
-	panic("unimplemented")
+	start := time.Now()
+	if opts.Dir == "" {
+		return nil, errors.New("build: Options.Dir is required")
+	}
+	if opts.Base == "" {
+		return nil, errors.New("build: Options.Base is required")
+	}
+	if opts.Name == "" {
+		opts.Name = "sitemap"
+	}
+	if !validName(opts.Name) {
+		return nil, fmt.Errorf("build: Options.Name %q: use letters, digits, _ and - only", opts.Name)
+	}
+	switch opts.Format {
+	case sitemap.FormatUnknown:
+		opts.Format = sitemap.FormatURLSet
+	case sitemap.FormatURLSet, sitemap.FormatText:
+	default:
+		return nil, fmt.Errorf("build: Options.Format %v: want urlset or text", opts.Format)
+	}
+	if opts.Index < IndexAuto || opts.Index > IndexNever {
+		return nil, fmt.Errorf("build: Options.Index %d is not an IndexMode", opts.Index)
+	}
+	switch {
+	case opts.MaxURLs == 0:
+		opts.MaxURLs = sitemap.MaxURLs
+	case opts.MaxURLs < 0 || opts.MaxURLs > sitemap.MaxURLs:
+		return nil, fmt.Errorf("build: Options.MaxURLs %d: want 1 to %d", opts.MaxURLs, sitemap.MaxURLs)
+	}
+	switch {
+	case opts.MaxBytes == 0:
+		opts.MaxBytes = sitemap.MaxBytes
+	case opts.MaxBytes < 0 || opts.MaxBytes > sitemap.MaxBytes:
+		return nil, fmt.Errorf("build: Options.MaxBytes %d: want 1 to %d", opts.MaxBytes, sitemap.MaxBytes)
+	}
+	opts.Base = dirURL(opts.Base)
+	baseScope, err := loc.NewScope(opts.Base)
+	if err != nil {
+		return nil, fmt.Errorf("build: Options.Base: %w", err)
+	}
+	public := baseScope
+	if opts.PublicURL != "" {
+		opts.PublicURL = dirURL(opts.PublicURL)
+		if public, err = loc.NewScope(opts.PublicURL); err != nil {
+			return nil, fmt.Errorf("build: Options.PublicURL: %w", err)
+		}
+	}
+	scope := public
+	if origin(public.String()) != origin(baseScope.String()) {
+		scope = baseScope
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	unlock, err := lockDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := removeLeftovers(opts.Dir, tempPrefix+opts.Name+"."); err != nil {
+		unlock()
+		return nil, err
+	}
+	b := &Builder{
+		opts:      opts,
+		publicURL: public.String(),
+		scope:     scope,
+		start:     start,
+		unlock:    unlock,
+		res:       Result{Refused: map[string]int{}},
+	}
+	if !opts.NoDedupe {
+		b.seen = newSeenSet()
+	}
+	b.pipe = newPipeline(opts.Dir, b.tempPrefix())
+	b.cw.p = b.pipe
+	return b, nil
+}
+
+func (b *Builder) tempPrefix() string { return tempPrefix + b.opts.Name + "." }
+
+// dirURL returns u ending in "/".
+func dirURL(u string) string {
+	if u != "" && u[len(u)-1] != '/' {
+		return u + "/"
+	}
+	return u
+}
+
+func origin(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.Scheme + "://" + p.Host
+}
+
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Add adds one URL. It returns a *sitemap.Violation, and adds nothing, for
-// a URL the protocol forbids (the rule ID says which); it returns nil for a
-// duplicate, which is dropped and counted. Any other error is fatal: the
-// Builder can only be Aborted.
+// a URL the protocol forbids (the rule ID says which, and Result.Refused
+// counts it); it returns nil for a duplicate, which is dropped and counted.
+// Any other error (ctx cancelled, a disk error, ErrNeedsIndex) is fatal:
+// the Builder can only be Aborted, and Publish returns the same error.
+//
+// The loc is normalised and checked against the scope (see
+// [loc.Scope.Apply]); the URLs of images, videos and alternates are
+// normalised (see [loc.Normalize]) but may be on other hosts. u itself is
+// not modified, and not retained once Add returns.
 func (b *Builder) Add(ctx context.Context, u *sitemap.URL) error {
-	panic("unimplemented")
+	if b.err != nil {
+		return b.err
+	}
+	if b.done {
+		return ErrDone
+	}
+	if b.adds++; b.adds&1023 == 0 {
+		if err := ctx.Err(); err != nil {
+			return b.fail(err)
+		}
+	}
+	norm, err := b.scope.Apply(u.Loc)
+	if err != nil {
+		return b.refuse(err, "loc")
+	}
+	var h uint64
+	var slot int
+	if b.seen != nil {
+		var found bool
+		h = b.seen.hash(norm)
+		if found, slot = b.seen.find(h); found {
+			b.res.Duplicates++
+			return nil
+		}
+	}
+	v := &b.scratch
+	*v = *u
+	v.Loc = norm
+	if err := b.normalizeExtensions(v); err != nil {
+		*v = sitemap.URL{}
+		return err
+	}
+	err = b.write(ctx, v)
+	*v = sitemap.URL{}
+	if err != nil {
+		return err
+	}
+	if b.seen != nil {
+		b.seen.insert(h, slot)
+	}
+	b.res.URLs++
+	return nil
 }
 
 // AddAll adds every URL of seq, calling onError for each error the
-// sequence yields and each URL refused; onError returns nil to go on or an
-// error to stop (AddAll then returns it).
+// sequence yields and each URL refused (a *sitemap.Violation); onError
+// returns nil to go on or an error to stop, and AddAll then returns it. A
+// nil onError goes on after refusals and stops at the first error of seq.
+// Fatal errors (see Add) stop AddAll at once.
 func (b *Builder) AddAll(ctx context.Context, seq iter.Seq2[sitemap.URL, error], onError func(error) error) error {
-	panic("unimplemented")
+	if onError == nil {
+		onError = func(err error) error {
+			if _, ok := errors.AsType[*sitemap.Violation](err); ok {
+				return nil
+			}
+			return err
+		}
+	}
+	for u, err := range seq {
+		if err != nil {
+			if err := onError(err); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := b.Add(ctx, &u); err != nil {
+			if b.err != nil {
+				return err
+			}
+			if err := onError(err); err != nil {
+				return err
+			}
+		}
+	}
+	return b.err
 }
 
-// Publish finishes the new set and swaps it in: children first, under
-// names no published file has, then the index, by rename; files of older
-// sets are removed only after that. If Publish fails, or the process dies
-// at any point, the previously published set is left as it was.
-func (b *Builder) Publish(ctx context.Context) (*Result, error) {
-	panic("unimplemented")
+// refuse counts a refusal, or makes any other error fatal. field names the
+// element of a violation that does not say.
+func (b *Builder) refuse(err error, field string) error {
+	v, ok := errors.AsType[*sitemap.Violation](err)
+	if !ok {
+		return b.fail(err)
+	}
+	b.res.Refused[v.Rule]++
+	if v.Field == "" && field != "" {
+		c := *v
+		c.Field = field
+		return &c
+	}
+	return err
 }
 
-// Abort discards the unpublished set. It is safe to call after Publish.
+func (b *Builder) fail(err error) error {
+	if b.err == nil {
+		b.err = err
+	}
+	return b.err
+}
+
+// normalizeExtensions normalises the URLs of v's extensions, copying the
+// slices it changes into the Builder's scratch space.
+func (b *Builder) normalizeExtensions(v *sitemap.URL) error {
+	copied := false
+	for i := range v.Images {
+		n, err := loc.Normalize(v.Images[i].Loc)
+		if err != nil {
+			return b.refuse(err, "image:loc")
+		}
+		if n != v.Images[i].Loc {
+			if !copied {
+				b.images = append(b.images[:0], v.Images...)
+				v.Images, copied = b.images, true
+			}
+			v.Images[i].Loc = n
+		}
+	}
+	copied = false
+	for i := range v.Videos {
+		for _, f := range [...]struct {
+			name string
+			p    func(*sitemap.Video) *string
+		}{
+			{"video:thumbnail_loc", func(x *sitemap.Video) *string { return &x.ThumbnailLoc }},
+			{"video:content_loc", func(x *sitemap.Video) *string { return &x.ContentLoc }},
+			{"video:player_loc", func(x *sitemap.Video) *string { return &x.PlayerLoc }},
+		} {
+			s := *f.p(&v.Videos[i])
+			if s == "" && f.name != "video:thumbnail_loc" {
+				continue
+			}
+			n, err := loc.Normalize(s)
+			if err != nil {
+				return b.refuse(err, f.name)
+			}
+			if n != s {
+				if !copied {
+					b.videos = append(b.videos[:0], v.Videos...)
+					v.Videos, copied = b.videos, true
+				}
+				*f.p(&v.Videos[i]) = n
+			}
+		}
+	}
+	copied = false
+	for i := range v.Alternates {
+		n, err := loc.Normalize(v.Alternates[i].Href)
+		if err != nil {
+			return b.refuse(err, "xhtml:link")
+		}
+		if n != v.Alternates[i].Href {
+			if !copied {
+				b.alts = append(b.alts[:0], v.Alternates...)
+				v.Alternates, copied = b.alts, true
+			}
+			v.Alternates[i].Href = n
+		}
+	}
+	return nil
+}
+
+// write encodes v into the current child, starting the next one when it
+// is full.
+func (b *Builder) write(ctx context.Context, v *sitemap.URL) error {
+	b.cw.ctx = ctx
+	if b.w == nil {
+		b.startChild()
+	}
+	err := b.w.WriteURL(v)
+	if errors.Is(err, sitemap.ErrFull) && b.w.Count() > 0 {
+		if b.opts.Index == IndexNever {
+			return b.fail(ErrNeedsIndex)
+		}
+		if err := b.endChild(); err != nil {
+			return b.fail(err)
+		}
+		if len(b.children) == 1 && b.opts.Index == IndexAuto && b.opts.Gzip {
+			// The first child was written plain, in case it stayed
+			// alone; it is now a child like the others.
+			if err := b.pipe.send(ctx, job{kind: jobCompress, c: b.children[0]}); err != nil {
+				return b.fail(err)
+			}
+		}
+		b.startChild()
+		err = b.w.WriteURL(v)
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, sitemap.ErrFull):
+		// Alone in an empty document, and still too large.
+		b.res.Refused[sitemap.RuleFileTooLarge]++
+		return &sitemap.Violation{Rule: sitemap.RuleFileTooLarge, Field: "url", Value: v.Loc,
+			Msg: "this entry alone is larger than a sitemap may be (MaxBytes " + strconv.FormatInt(b.opts.MaxBytes, 10) + ")"}
+	default:
+		return b.refuse(err, "")
+	}
+	c := b.cur
+	c.entries++
+	if b.opts.Format == sitemap.FormatURLSet {
+		c.noteLastmod(v.LastMod)
+	}
+	return nil
+}
+
+func (b *Builder) startChild() {
+	c := &child{n: len(b.children) + 1}
+	b.children = append(b.children, c)
+	b.cur = c
+	b.cw.c = c
+	b.cw.gz = b.opts.Gzip && !(c.n == 1 && b.opts.Index == IndexAuto)
+	b.w = sitemap.NewWriter(&b.cw, b.opts.Format)
+	b.w.MaxURLs = b.opts.MaxURLs
+	b.w.MaxBytes = b.opts.MaxBytes
+}
+
+// endChild closes the current child's document and queues its end.
+func (b *Builder) endChild() error {
+	if err := b.w.Close(); err != nil {
+		return err
+	}
+	b.w = nil
+	return b.cw.end()
+}
+
+// Abort discards the unpublished set: it waits for the writing goroutines
+// and removes every temp file. The published set is left as it was. Abort
+// is safe to call after Publish, and more than once.
 func (b *Builder) Abort() error {
-	panic("unimplemented")
+	if b.done {
+		return nil
+	}
+	b.done = true
+	defer b.unlock()
+	b.cw.discard()
+	b.pipe.finish()
+	return b.pipe.removeTemps()
+}
+
+// Publish finishes the new set and swaps it in (see the package doc): the
+// children first, under names no published file with other content has,
+// then the index, by rename; files of older sets are removed only after
+// that. If Publish fails, or the process dies at any point, the previously
+// published set is left as it was, and Publish removes its temp files.
+func (b *Builder) Publish(ctx context.Context) (*Result, error) {
+	if b.done {
+		return nil, ErrDone
+	}
+	if b.err == nil {
+		b.cw.ctx = ctx
+		if b.w != nil {
+			if b.w.Count() > 0 {
+				if err := b.endChild(); err != nil {
+					b.fail(err)
+				}
+			} else {
+				// Opened for a URL that was then refused.
+				b.cw.discard()
+				b.w = nil
+				b.children = b.children[:len(b.children)-1]
+			}
+		}
+	}
+	if err := b.pipe.finish(); err != nil {
+		b.fail(err)
+	}
+	if b.err == nil && b.res.URLs == 0 {
+		b.fail(ErrEmpty)
+	}
+	if b.err == nil {
+		if err := ctx.Err(); err != nil {
+			b.fail(err)
+		}
+	}
+	if b.err == nil {
+		if err := b.publish(ctx); err != nil {
+			b.fail(err)
+		}
+	}
+	b.done = true
+	defer b.unlock()
+	if rerr := b.pipe.removeTemps(); rerr != nil && b.err == nil {
+		b.res.Warnings = append(b.res.Warnings, rerr.Error())
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	b.res.Elapsed = time.Since(b.start)
+	res := b.res
+	return &res, nil
+}
+
+// planned is one file of the new set.
+type planned struct {
+	File
+	tmp  string // its complete temp file
+	sum  uint64
+	disk int64
+}
+
+func (p *planned) record() manifestFile {
+	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: fmt.Sprintf("%016x", p.sum), Index: p.Index}
+}
+
+func (b *Builder) publish(ctx context.Context) error {
+	dir, name := b.opts.Dir, b.opts.Name
+	old, merr := readManifest(dir, name)
+	if merr != nil {
+		b.res.Warnings = append(b.res.Warnings, merr.Error())
+	}
+
+	// Name the children; encode and write the index files.
+	ext := ".xml"
+	if b.opts.Format == sitemap.FormatText {
+		ext = ".txt"
+	}
+	single := len(b.children) == 1 && b.opts.Index != IndexAlways
+	var children, indexes []*planned
+	for _, c := range b.children {
+		p := &planned{tmp: c.tmp, sum: c.sum, disk: c.disk}
+		p.Entries, p.Bytes = c.entries, c.raw
+		e := ext
+		if c.gzip {
+			e += ".gz"
+			p.GzipBytes = c.disk
+		}
+		if single {
+			p.Name = name + e
+		} else {
+			p.Name = name + "-" + strconv.Itoa(c.n) + "-" + fmt.Sprintf("%08x", uint32(c.sum>>32)) + e
+		}
+		p.URL = b.publicURL + p.Name
+		children = append(children, p)
+	}
+	if !single {
+		docs, counts, err := b.encodeIndexes(children)
+		if err != nil {
+			return err
+		}
+		for k, doc := range docs {
+			p := &planned{}
+			p.Name = name + ".xml"
+			if k > 0 {
+				p.Name = name + "-index-" + strconv.Itoa(k+1) + ".xml"
+			}
+			p.URL = b.publicURL + p.Name
+			p.Entries, p.Bytes, p.disk, p.Index = counts[k], int64(len(doc)), int64(len(doc)), true
+			var s checksum
+			s.write(doc)
+			p.sum = s.sum()
+			if !b.unchanged(old, p) {
+				tmp, err := b.pipe.createTemp()
+				if err != nil {
+					return err
+				}
+				if err := writeAndSync(tmp, doc); err != nil {
+					return err
+				}
+				p.tmp = tmp.Name()
+			}
+			indexes = append(indexes, p)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	at("temps-written")
+
+	// Record what is about to appear, then put the children in place.
+	next := &manifest{Version: 1, Name: name}
+	for _, l := range [][]*planned{indexes, children} {
+		for _, p := range l {
+			next.Files = append(next.Files, p.record())
+		}
+	}
+	pending := &manifest{Version: 1, Name: name, Files: old.Files, Pending: old.Pending}
+	for _, f := range next.Files {
+		if _, ok := old.find(f.Name); !ok {
+			pending.Pending = append(pending.Pending, f)
+		}
+	}
+	if len(pending.Pending) > len(old.Pending) {
+		if err := writeManifest(dir, b.tempPrefix(), pending); err != nil {
+			return err
+		}
+	}
+	at("pending-written")
+	for _, p := range children {
+		if single {
+			break // the single file is put in place as the index would be
+		}
+		target := filepath.Join(dir, p.Name)
+		st, err := os.Lstat(target)
+		switch {
+		case err == nil:
+			if !sameFile(old, p, st) {
+				return fmt.Errorf("build: %s exists with other content; remove it and run again", target)
+			}
+			p.Kept = true
+			if err := os.Remove(p.tmp); err != nil {
+				return fmt.Errorf("build: %w", err)
+			}
+		case errors.Is(err, os.ErrNotExist):
+			if err := os.Rename(p.tmp, target); err != nil {
+				return fmt.Errorf("build: %w", err)
+			}
+		default:
+			return fmt.Errorf("build: %w", err)
+		}
+		at("child-renamed")
+	}
+	if err := syncDir(dir); err != nil {
+		return err
+	}
+
+	// Swap in the index files (or the single file).
+	tops := indexes
+	if single {
+		tops = children
+	}
+	for _, p := range tops {
+		if p.tmp == "" || single && b.unchanged(old, p) {
+			p.Kept = true
+			if p.tmp != "" {
+				if err := os.Remove(p.tmp); err != nil {
+					return fmt.Errorf("build: %w", err)
+				}
+			}
+		} else if err := commit(p.tmp, dir, p.Name); err != nil {
+			return err
+		}
+		at("index-renamed")
+	}
+	if len(old.Pending) == 0 && slices.Equal(old.Files, next.Files) {
+		// Nothing changed: the manifest stays as it is, like the files.
+	} else if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
+		// The new set is live; the old manifest and its pending list still
+		// name every file, so the next run will tidy up.
+		b.res.Warnings = append(b.res.Warnings, err.Error())
+	}
+	at("manifest-written")
+
+	// Remove what the new set does not use.
+	used := map[string]bool{}
+	for _, f := range next.Files {
+		used[f.Name] = true
+	}
+	for _, l := range [][]manifestFile{old.Files, old.Pending} {
+		for _, f := range l {
+			if used[f.Name] || !ownName(name, f.Name) {
+				continue
+			}
+			used[f.Name] = true // once
+			if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("build: stale file not removed: %v", err))
+			}
+		}
+	}
+	if err := syncDir(dir); err != nil {
+		b.res.Warnings = append(b.res.Warnings, err.Error())
+	}
+
+	files := append(indexes, children...)
+	for _, p := range files {
+		b.res.Files = append(b.res.Files, p.File)
+	}
+	for _, p := range tops {
+		b.res.Indexes = append(b.res.Indexes, p.URL)
+	}
+	return nil
+}
+
+// encodeIndexes writes the index documents over children, as many as the
+// limits require, and returns them with their entry counts.
+func (b *Builder) encodeIndexes(children []*planned) (docs [][]byte, counts []int, err error) {
+	var buf bytes.Buffer
+	w := b.newIndexWriter(&buf)
+	for i, p := range children {
+		e := sitemap.IndexEntry{Loc: p.URL, LastMod: b.children[i].latest}
+		err := w.WriteIndex(&e)
+		if errors.Is(err, sitemap.ErrFull) && w.Count() > 0 {
+			if err := w.Close(); err != nil {
+				return nil, nil, err
+			}
+			docs, counts = append(docs, bytes.Clone(buf.Bytes())), append(counts, w.Count())
+			buf.Reset()
+			w = b.newIndexWriter(&buf)
+			err = w.WriteIndex(&e)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("build: index entry for %s: %w", p.Name, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, nil, err
+	}
+	return append(docs, buf.Bytes()), append(counts, w.Count()), nil
+}
+
+func (b *Builder) newIndexWriter(buf *bytes.Buffer) *sitemap.Writer {
+	w := sitemap.NewWriter(buf, sitemap.FormatIndex)
+	w.MaxURLs = b.opts.MaxURLs
+	w.MaxBytes = b.opts.MaxBytes
+	return w
+}
+
+func writeAndSync(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("build: writing %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// unchanged reports whether the published file p.Name already has p's
+// content, by the old manifest's record and the file's size.
+func (b *Builder) unchanged(old *manifest, p *planned) bool {
+	st, err := os.Lstat(filepath.Join(b.opts.Dir, p.Name))
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	r, ok := old.find(p.Name)
+	return ok && r.Sum == fmt.Sprintf("%016x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
+}
+
+// sameFile reports whether the existing file st, named like child p, holds
+// p's content: the manifest says so, or (a file it does not know, such as
+// one whose manifest was lost) its size is p's. The name already carries
+// the content's CRC-32C and the child's number.
+func sameFile(old *manifest, p *planned, st os.FileInfo) bool {
+	if !st.Mode().IsRegular() {
+		return false
+	}
+	if r, ok := old.find(p.Name); ok {
+		return r.Sum == fmt.Sprintf("%016x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
+	}
+	return st.Size() == p.disk
 }

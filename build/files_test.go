@@ -1,0 +1,137 @@
+package build
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestOwnName(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want bool
+	}{
+		{"sitemap.xml", true},
+		{"sitemap.txt", true},
+		{"sitemap-index-2.xml", true},
+		{"sitemap-index-12.xml", true},
+		{"sitemap-1-3fa2c19b.xml", true},
+		{"sitemap-12-3fa2c19b.xml.gz", true},
+		{"sitemap-3-00000000.txt", true},
+		{"sitemap-3-0000000a.txt.gz", true},
+		{"sitemap.xml.gz", false},
+		{"sitemap-index-0.xml", false},
+		{"sitemap-index-x.xml", false},
+		{"sitemap-0-3fa2c19b.xml", false},
+		{"sitemap-1-3fa2c19.xml", false},
+		{"sitemap-1-3fa2c19z.xml", false},
+		{"sitemap-1-3fa2c19b.html", false},
+		{"sitemap-1-3fa2c19b.xml.bak", false},
+		{"news-1-3fa2c19b.xml", false},
+		{"index.html", false},
+		{"../sitemap.xml", false},
+		{"sitemap-1.xml", false},
+	} {
+		if got := ownName("sitemap", tc.file); got != tc.want {
+			t.Errorf("ownName(sitemap, %q) = %v, want %v", tc.file, got, tc.want)
+		}
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.xml"), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(dir, "a.xml", ".sitemapkit-tmp-x.", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "a.xml"))
+	if err != nil || string(got) != "new" {
+		t.Fatalf("a.xml = %q, %v; want new", got, err)
+	}
+	assertNoTemps(t, dir)
+
+	// A failing rename (the target is a non-empty folder) leaves no temp file.
+	if err := os.MkdirAll(filepath.Join(dir, "d.xml", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(dir, "d.xml", ".sitemapkit-tmp-x.", []byte("new")); err == nil {
+		t.Fatal("rename over a folder succeeded")
+	}
+	assertNoTemps(t, dir)
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	m, err := readManifest(dir, "sitemap")
+	if err != nil || len(m.Files) != 0 {
+		t.Fatalf("missing manifest: %+v, %v; want empty, nil", m, err)
+	}
+	want := &manifest{Version: 1, Name: "sitemap",
+		Files:   []manifestFile{{Name: "sitemap.xml", Bytes: 10, Disk: 10, Sum: "0123456789abcdef", Index: true}},
+		Pending: []manifestFile{{Name: "sitemap-1-01234567.xml", Bytes: 5, Disk: 5, Sum: "0123456700000000"}}}
+	if err := writeManifest(dir, ".sitemapkit-tmp-sitemap.", want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readManifest(dir, "sitemap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Files, want.Files) || !slices.Equal(got.Pending, want.Pending) {
+		t.Errorf("read back %+v, want %+v", got, want)
+	}
+	if _, ok := got.find("sitemap-1-01234567.xml"); !ok {
+		t.Error("find misses a pending file")
+	}
+	// Another set's manifest is another file.
+	if other, _ := readManifest(dir, "news"); len(other.Files) != 0 {
+		t.Errorf("set news sees set sitemap's manifest")
+	}
+	if err := os.WriteFile(filepath.Join(dir, manifestName("sitemap")), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := readManifest(dir, "sitemap"); err == nil || len(m.Files) != 0 {
+		t.Errorf("damaged manifest: %+v, %v; want empty and an error", m, err)
+	}
+}
+
+func TestRemoveLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{".sitemapkit-tmp-sitemap.123", ".sitemapkit-tmp-news.456", "keep.xml", ".sitemapkit-tmp-sitemapx"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := removeLeftovers(dir, ".sitemapkit-tmp-sitemap."); err != nil {
+		t.Fatal(err)
+	}
+	got := listDir(t, dir)
+	want := []string{".sitemapkit-tmp-news.456", ".sitemapkit-tmp-sitemapx", "keep.xml"}
+	if !slices.Equal(got, want) {
+		t.Errorf("left %q, want %q", got, want)
+	}
+}
+
+func listDir(t testing.TB, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func assertNoTemps(t testing.TB, dir string) {
+	t.Helper()
+	for _, n := range listDir(t, dir) {
+		if len(n) >= len(tempPrefix) && n[:len(tempPrefix)] == tempPrefix {
+			t.Errorf("temp file left: %s", n)
+		}
+	}
+}

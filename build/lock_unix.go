@@ -1,0 +1,34 @@
+//go:build unix
+
+package build
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// lockDir takes an exclusive advisory lock on dir, so that two runs never
+// publish into one folder at once (each would take the other's temp files
+// for leftovers). The lock dies with the process: a killed run leaves none.
+func lockDir(dir string) (unlock func(), err error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	for {
+		err = syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		d.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("build: %s: %w", dir, ErrBusy)
+		}
+		return nil, fmt.Errorf("build: locking %s: %w", dir, err)
+	}
+	return func() { d.Close() }, nil
+}
