@@ -82,8 +82,7 @@ func FuzzWriter(f *testing.F) {
 		if lines := strings.Count(out.String(), "\n"); lines != 4 {
 			t.Fatalf("document has %d lines; want 4:\n%s", lines, out.String())
 		}
-		var got []sitemap.URL
-		got = decodeURLSet(t, out.Bytes())
+		got := decodeURLSet(t, out.Bytes())
 		want := u
 		if len(want.LastMod) > 16 && want.LastMod[16] != ':' { // hh:mm gets its seconds
 			want.LastMod = want.LastMod[:16] + ":00" + want.LastMod[16:]
