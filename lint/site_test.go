@@ -1,0 +1,492 @@
+package lint
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// site is a test web site on 127.0.0.1: paths to bodies, with {{.}}
+// replaced by the site's own URL (scheme and host).
+type testSite struct {
+	*httptest.Server
+	mu    sync.Mutex
+	pages map[string]func(w http.ResponseWriter, r *http.Request)
+	hits  map[string]int
+}
+
+func newSite(t *testing.T) *testSite {
+	t.Helper()
+	s := &testSite{pages: map[string]func(http.ResponseWriter, *http.Request){}, hits: map[string]int{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		h := s.pages[r.URL.Path]
+		s.hits[r.URL.Path]++
+		s.mu.Unlock()
+		if h == nil {
+			http.NotFound(w, r)
+			return
+		}
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *testSite) page(path, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	body = strings.ReplaceAll(body, "{{.}}", s.URL)
+	s.pages[path] = func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }
+}
+
+// gzPage serves body, with {{.}} replaced, gzipped (a .xml.gz file).
+func (s *testSite) gzPage(path, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	body = siteGzip(strings.ReplaceAll(body, "{{.}}", s.URL))
+	s.pages[path] = func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }
+}
+
+func (s *testSite) handle(path string, h func(w http.ResponseWriter, r *http.Request)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[path] = h
+}
+
+func (s *testSite) hitCount(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
+}
+
+func siteURLSet(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "<url><loc>%s</loc><lastmod>2024-05-01</lastmod></url>\n", l)
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+func siteIndex(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>\n", l)
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.String()
+}
+
+func siteGzip(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+type siteResult struct {
+	files []FileResult
+	diags []Diagnostic
+}
+
+func (r *siteResult) rules() map[string]int {
+	m := map[string]int{}
+	for _, d := range r.diags {
+		m[d.Rule]++
+	}
+	return m
+}
+
+func (r *siteResult) has(t *testing.T, rule, fileSuffix, msgPart string) {
+	t.Helper()
+	for _, d := range r.diags {
+		if d.Rule == rule && strings.HasSuffix(d.File, fileSuffix) && strings.Contains(d.Message, msgPart) {
+			return
+		}
+	}
+	t.Errorf("no %s on *%s containing %q; got:\n%s", rule, fileSuffix, msgPart, r)
+}
+
+func (r *siteResult) String() string {
+	var b strings.Builder
+	for _, d := range r.diags {
+		b.WriteString("  " + d.String() + "\n")
+	}
+	for _, f := range r.files {
+		fmt.Fprintf(&b, "  file %+v\n", f)
+	}
+	return b.String()
+}
+
+func (r *siteResult) errors() int {
+	n := 0
+	for _, d := range r.diags {
+		if d.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+func checkSite(t *testing.T, opts SiteOptions, starts ...string) *siteResult {
+	t.Helper()
+	res := &siteResult{}
+	var mu sync.Mutex
+	c := &Checker{Report: func(d Diagnostic) {
+		mu.Lock()
+		res.diags = append(res.diags, d)
+		mu.Unlock()
+	}}
+	if opts.Timeout == 0 {
+		opts.Timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	files, err := CheckSite(ctx, starts, opts, c)
+	if err != nil {
+		t.Fatalf("CheckSite: %v", err)
+	}
+	res.files = files
+	return res
+}
+
+func TestGoodSiteFromRoot(t *testing.T) {
+	s := newSite(t)
+	s.page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nSitemap: {{.}}/sitemap.xml\n")
+	s.page("/sitemap.xml", siteIndex("{{.}}/sitemap-1.xml", "{{.}}/sitemap-2.xml.gz"))
+	s.page("/sitemap-1.xml", siteURLSet("{{.}}/a", "{{.}}/b"))
+	s.gzPage("/sitemap-2.xml.gz", siteURLSet("{{.}}/c"))
+	r := checkSite(t, SiteOptions{}, s.URL+"/")
+	if r.errors() != 0 || len(r.diags) != 0 {
+		t.Fatalf("a good site has findings:\n%s", r)
+	}
+	if len(r.files) != 3 {
+		t.Fatalf("files:\n%s", r)
+	}
+	want := []struct {
+		name, format string
+		urls         int
+	}{{s.URL + "/sitemap.xml", "sitemapindex", 2}, {s.URL + "/sitemap-1.xml", "urlset", 2}, {s.URL + "/sitemap-2.xml.gz", "urlset", 1}}
+	for i, w := range want {
+		f := r.files[i]
+		if f.Name != w.name || f.Format != w.format || f.URLs != w.urls || !f.Read {
+			t.Errorf("file %d = %+v, want %+v", i, f, w)
+		}
+	}
+	if r.files[2].Compressed != "gzip" {
+		t.Errorf("gzip child: Compressed = %q", r.files[2].Compressed)
+	}
+}
+
+func TestUserAgentSent(t *testing.T) {
+	s := newSite(t)
+	var ua string
+	s.handle("/sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
+		ua = r.UserAgent()
+		w.Write([]byte(siteURLSet(s.URL + "/a")))
+	})
+	checkSite(t, SiteOptions{UserAgent: "testbot/1.0"}, s.URL+"/sitemap.xml")
+	if ua != "testbot/1.0" {
+		t.Errorf("User-Agent = %q", ua)
+	}
+}
+
+func TestHostileSites(t *testing.T) {
+	t.Run("index lists itself", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/sitemap.xml", siteIndex("{{.}}/sitemap.xml", "{{.}}/s1.xml"))
+		s.page("/s1.xml", siteURLSet("{{.}}/a"))
+		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r.has(t, "nested-index", "/sitemap.xml", "")
+		if s.hitCount("/sitemap.xml") != 1 || s.hitCount("/s1.xml") != 1 {
+			t.Errorf("fetched sitemap.xml %d times, s1.xml %d times", s.hitCount("/sitemap.xml"), s.hitCount("/s1.xml"))
+		}
+	})
+	t.Run("robots.txt lists itself", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/robots.txt", "Sitemap: {{.}}/robots.txt\nSitemap: {{.}}/s.xml\n")
+		s.page("/s.xml", siteURLSet("{{.}}/a"))
+		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
+		r.has(t, "unsupported-format", "/robots.txt", "read already")
+		if len(r.files) != 1 || r.files[0].URLs != 1 {
+			t.Errorf("files:\n%s", r)
+		}
+	})
+	t.Run("two indexes list each other", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/a.xml", siteIndex("{{.}}/b.xml"))
+		s.page("/b.xml", siteIndex("{{.}}/a.xml", "{{.}}/c.xml"))
+		s.page("/c.xml", siteURLSet("{{.}}/x"))
+		r := checkSite(t, SiteOptions{}, s.URL+"/a.xml")
+		r.has(t, "nested-index", "/b.xml", "")
+		if s.hitCount("/a.xml") != 1 || s.hitCount("/c.xml") != 1 {
+			t.Errorf("a.xml fetched %d times, c.xml %d", s.hitCount("/a.xml"), s.hitCount("/c.xml"))
+		}
+	})
+	t.Run("HTTP errors", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/sitemap.xml", siteIndex("{{.}}/missing.xml", "{{.}}/broken.xml"))
+		s.handle("/broken.xml", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
+		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r.has(t, "http-error", "/missing.xml", "404")
+		r.has(t, "http-error", "/broken.xml", "500")
+	})
+	t.Run("gzip bomb", func(t *testing.T) {
+		s := newSite(t)
+		bomb := siteGzip(strings.Repeat(" ", 3<<20))
+		s.page("/sitemap.xml", siteIndex("{{.}}/bomb.xml", "{{.}}/bomb.xml.gz"))
+		s.handle("/bomb.xml", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write([]byte(bomb))
+		})
+		s.page("/bomb.xml.gz", bomb)
+		r := checkSite(t, SiteOptions{MaxBytes: 1 << 20}, s.URL+"/sitemap.xml")
+		r.has(t, "file-too-large", "/bomb.xml", "file too large")
+		r.has(t, "file-too-large", "/bomb.xml.gz", "")
+	})
+	t.Run("HTML instead of a sitemap", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/sitemap.xml", "<!DOCTYPE html>\n<html><head><title>Shop</title></head><body>Welcome</body></html>\n")
+		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r.has(t, "sitemap-is-html", "/sitemap.xml", "")
+	})
+	t.Run("huge robots.txt", func(t *testing.T) {
+		s := newSite(t)
+		big := "Sitemap: {{.}}/s.xml\n" + strings.Repeat("# filler filler filler filler filler filler\n", 600<<10/44) + "Sitemap: {{.}}/late.xml\n"
+		s.page("/robots.txt", big)
+		s.page("/s.xml", siteURLSet("{{.}}/a"))
+		s.page("/late.xml", siteURLSet("{{.}}/b"))
+		r := checkSite(t, SiteOptions{}, s.URL)
+		if len(r.files) != 1 || r.files[0].Name != s.URL+"/s.xml" || s.hitCount("/late.xml") != 0 {
+			t.Errorf("the Sitemap: line past 500 KiB must be ignored:\n%s", r)
+		}
+	})
+	t.Run("slow server", func(t *testing.T) {
+		s := newSite(t)
+		release := make(chan struct{})
+		defer close(release)
+		s.handle("/slow.xml", func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		})
+		s.page("/sitemap.xml", siteIndex("{{.}}/slow.xml", "{{.}}/ok.xml"))
+		s.page("/ok.xml", siteURLSet("{{.}}/a"))
+		r := checkSite(t, SiteOptions{Timeout: 200 * time.Millisecond}, s.URL+"/sitemap.xml")
+		r.has(t, "fetch-error", "/slow.xml", "timed out")
+		if len(r.files) != 3 || r.files[2].URLs != 1 {
+			t.Errorf("the other child must still be read:\n%s", r)
+		}
+	})
+	t.Run("redirects and loops", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/sitemap.xml", siteIndex("{{.}}/old.xml", "{{.}}/loop1.xml"))
+		s.handle("/old.xml", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/new.xml", http.StatusMovedPermanently)
+		})
+		s.page("/new.xml", siteURLSet("{{.}}/a"))
+		s.handle("/loop1.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop2.xml", http.StatusFound) })
+		s.handle("/loop2.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop1.xml", http.StatusFound) })
+		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r.has(t, "redirect", "/old.xml", "/new.xml")
+		r.has(t, "fetch-error", "/loop1.xml", "redirect loop")
+	})
+	t.Run("blocked by robots.txt", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: sitemapkit\nDisallow: /mine/\n\nSitemap: {{.}}/mine/s.xml\nSitemap: {{.}}/private/s.xml\n")
+		s.page("/mine/s.xml", siteURLSet("{{.}}/mine/a"))
+		s.page("/private/s.xml", siteURLSet("{{.}}/private/a"))
+		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
+		r.has(t, "blocked-by-robots", "/mine/s.xml", "disallowed for sitemapkit")
+		if s.hitCount("/mine/s.xml") != 0 {
+			t.Error("a blocked sitemap was fetched")
+		}
+		// The * group does not apply when a group names sitemapkit.
+		if s.hitCount("/private/s.xml") != 1 {
+			t.Error("/private/ is only disallowed for other crawlers")
+		}
+	})
+	t.Run("robots.txt 500 disallows all", func(t *testing.T) {
+		s := newSite(t)
+		s.handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
+		s.page("/sitemap.xml", siteURLSet("{{.}}/a"))
+		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r.has(t, "blocked-by-robots", "/sitemap.xml", "503")
+		if s.hitCount("/sitemap.xml") != 0 {
+			t.Error("fetched despite robots.txt 5xx")
+		}
+	})
+	t.Run("no Sitemap lines", func(t *testing.T) {
+		s := newSite(t)
+		s.page("/robots.txt", "User-agent: *\nDisallow:\n")
+		r := checkSite(t, SiteOptions{}, s.URL)
+		r.has(t, "http-error", "/sitemap.xml", "no Sitemap: lines")
+	})
+}
+
+func TestCrossHost(t *testing.T) {
+	a, b := newSite(t), newSite(t)
+	a.page("/sitemap.xml", siteIndex(b.URL+"/listed.xml", b.URL+"/unlisted.xml"))
+	b.page("/robots.txt", "Sitemap: {{.}}/listed.xml\n")
+	b.page("/listed.xml", siteURLSet(a.URL+"/page"))
+	b.page("/unlisted.xml", siteURLSet(a.URL+"/other"))
+	r := checkSite(t, SiteOptions{}, a.URL+"/sitemap.xml")
+	r.has(t, "cross-host-sitemap", "/unlisted.xml", "")
+	if b.hitCount("/unlisted.xml") != 0 || b.hitCount("/listed.xml") != 1 {
+		t.Errorf("hits: listed %d, unlisted %d", b.hitCount("/listed.xml"), b.hitCount("/unlisted.xml"))
+	}
+	// The listed child's URLs are a's: no url-not-allowed for them.
+	for _, d := range r.diags {
+		if strings.HasSuffix(d.File, "/listed.xml") {
+			t.Errorf("unexpected finding in the cross-submitted sitemap: %s", d)
+		}
+	}
+
+	// Cross-submission from robots.txt: a's robots.txt lists a sitemap on b
+	// whose URLs are a's.
+	a.page("/robots.txt", "Sitemap: "+b.URL+"/for-a.xml\n")
+	b.page("/for-a.xml", siteURLSet(a.URL+"/x", b.URL+"/not-a"))
+	r = checkSite(t, SiteOptions{}, a.URL)
+	r.has(t, "url-not-allowed", "/for-a.xml", "")
+	if n := r.rules()["url-not-allowed"]; n != 1 {
+		t.Errorf("url-not-allowed %d times, want 1 (only b's URL):\n%s", n, r)
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	s := newSite(t)
+	s.page("/i0.xml", siteIndex("{{.}}/i1.xml"))
+	s.page("/i1.xml", siteIndex("{{.}}/i2.xml"))
+	s.page("/i2.xml", siteIndex("{{.}}/leaf.xml"))
+	s.page("/leaf.xml", siteURLSet("{{.}}/a"))
+	r := checkSite(t, SiteOptions{}, s.URL+"/i0.xml")
+	r.has(t, "nested-index", "/i1.xml", "")
+	r.has(t, "nested-index", "/i2.xml", "not read")
+	if s.hitCount("/leaf.xml") != 0 {
+		t.Error("an index three levels down was followed")
+	}
+	checkSite(t, SiteOptions{MaxDepth: 3}, s.URL+"/i0.xml")
+	if s.hitCount("/leaf.xml") != 1 {
+		t.Error("--max-depth 3 should reach the leaf")
+	}
+}
+
+func siteWriteFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLocalFolder(t *testing.T) {
+	dir := t.TempDir()
+	base := "https://www.example.com/"
+	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), siteIndex(base+"sitemap-1.xml", base+"sitemap-2.xml.gz"))
+	siteWriteFile(t, filepath.Join(dir, "sitemap-1.xml"), siteURLSet(base+"a", base+"b"))
+	siteWriteFile(t, filepath.Join(dir, "sitemap-2.xml.gz"), siteGzip(siteURLSet(base+"c")))
+	siteWriteFile(t, filepath.Join(dir, "news.xml"), siteURLSet(base+"n"))
+	siteWriteFile(t, filepath.Join(dir, "robots.txt"), "User-agent: *\nDisallow:\n")
+	siteWriteFile(t, filepath.Join(dir, "index.html"), "<!DOCTYPE html><html></html>")
+	siteWriteFile(t, filepath.Join(dir, "urls.txt"), base+"t1\n"+base+"t2\n")
+	siteWriteFile(t, filepath.Join(dir, "blog", "sitemap.xml"), siteURLSet(base+"blog/p"))
+	siteWriteFile(t, filepath.Join(dir, ".git", "sitemap.xml"), siteURLSet(base+"hidden"))
+
+	r := checkSite(t, SiteOptions{Base: base, Offline: true}, dir)
+	if r.errors() != 0 {
+		t.Fatalf("errors:\n%s", r)
+	}
+	got := map[string]FileResult{}
+	for _, f := range r.files {
+		rel, _ := filepath.Rel(dir, f.Name)
+		got[filepath.ToSlash(rel)] = f
+	}
+	want := map[string]int{"sitemap.xml": 2, "sitemap-1.xml": 2, "sitemap-2.xml.gz": 1, "news.xml": 1, "urls.txt": 2, "blog/sitemap.xml": 1}
+	if len(got) != len(want) || len(r.files) != len(want) {
+		t.Fatalf("files (each once):\n%s", r)
+	}
+	for name, n := range want {
+		if got[name].URLs != n || !got[name].Read {
+			t.Errorf("%s: %+v, want %d URLs", name, got[name], n)
+		}
+	}
+	if got["blog/sitemap.xml"].URL != base+"blog/sitemap.xml" || got["news.xml"].URL != base+"news.xml" {
+		t.Errorf("public URLs from --base: %+v", got)
+	}
+	// The index comes before its children, which come in index order.
+	if filepath.Base(r.files[0].Name) != "sitemap.xml" || filepath.Base(r.files[1].Name) != "sitemap-1.xml" || filepath.Base(r.files[2].Name) != "sitemap-2.xml.gz" {
+		t.Errorf("order:\n%s", r)
+	}
+
+	// --base that puts the sitemaps in a sub-folder: their URLs are then
+	// outside the directory.
+	r = checkSite(t, SiteOptions{Base: base + "sub/", Offline: true}, filepath.Join(dir, "news.xml"))
+	r.has(t, "url-outside-directory", "news.xml", "")
+}
+
+func TestLocalIndexChildren(t *testing.T) {
+	s := newSite(t)
+	s.page("/remote.xml", siteURLSet("{{.}}/r"))
+	dir := t.TempDir()
+	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), siteIndex(s.URL+"/local.xml", s.URL+"/remote.xml"))
+	siteWriteFile(t, filepath.Join(dir, "local.xml"), siteURLSet(s.URL+"/l"))
+
+	r := checkSite(t, SiteOptions{}, filepath.Join(dir, "sitemap.xml"))
+	if r.errors() != 0 || len(r.files) != 3 || !r.files[1].Read || !r.files[2].Read {
+		t.Fatalf("online:\n%s", r)
+	}
+	if r.files[1].Name != filepath.Join(dir, "local.xml") || r.files[2].Name != s.URL+"/remote.xml" {
+		t.Errorf("local child read from disk, the other fetched:\n%s", r)
+	}
+	if s.hitCount("/local.xml") != 0 {
+		t.Error("a child beside its index was fetched")
+	}
+
+	r = checkSite(t, SiteOptions{Offline: true}, filepath.Join(dir, "sitemap.xml"))
+	r.has(t, "fetch-error", "/remote.xml", "--offline")
+	if s.hitCount("/remote.xml") != 1 {
+		t.Error("--offline fetched")
+	}
+}
+
+func TestMissingStart(t *testing.T) {
+	r := checkSite(t, SiteOptions{}, filepath.Join(t.TempDir(), "nope.xml"))
+	r.has(t, "fetch-error", "nope.xml", "no such file")
+	if len(r.files) != 1 || r.files[0].Read {
+		t.Errorf("files:\n%s", r)
+	}
+}
+
+func TestSniff(t *testing.T) {
+	cases := map[string]string{
+		"\xef\xbb\xbf <?xml version=\"1.0\"?><!-- c --><urlset>": "urlset",
+		"<sm:sitemapindex xmlns:sm='x'>":                         "sitemapindex",
+		"<?xml version='1.0'?>\n<rss version='2.0'>":             "rss",
+		"<feed xmlns='http://www.w3.org/2005/Atom'>":             "atom",
+		"https://example.com/a\nhttps://example.com/b\n":         "text",
+		"User-agent: *\nDisallow:\n":                             "unknown",
+		"<!DOCTYPE html><html>":                                  "unknown",
+		"":                                                       "unknown",
+	}
+	for in, want := range cases {
+		if got := sniff([]byte(in)).String(); got != want {
+			t.Errorf("sniff(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
