@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// richEntry carries every kind of field the reader returns.
+const richEntry = `<url><loc>https://www.example.com/p?a=1&amp;b="x"</loc><lastmod>2024-05-01T10:00:00+02:00</lastmod><changefreq>weekly</changefreq><priority>0.8</priority>
+<image:image><image:loc>https://www.example.com/1.jpg</image:loc><image:caption>One &lt;b&gt;</image:caption></image:image>
+<image:image><image:loc>https://www.example.com/2.jpg</image:loc></image:image>
+<video:video><video:thumbnail_loc>https://www.example.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>https://www.example.com/v.mp4</video:content_loc><video:duration>60</video:duration><video:tag>a</video:tag><video:tag>b</video:tag></video:video>
+<news:news><news:publication><news:name>Example Times</news:name><news:language>en</news:language></news:publication><news:publication_date>2024-05-01</news:publication_date><news:title>Héadline</news:title></news:news>
+<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/p"/>
+<xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.com/p"/>
+</url>`
+
+func decodeJSONL(t *testing.T, out string, strict bool) []sitemap.URL {
+	t.Helper()
+	var us []sitemap.URL
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		dec := json.NewDecoder(strings.NewReader(sc.Text()))
+		if strict {
+			dec.DisallowUnknownFields()
+		}
+		var u sitemap.URL
+		if err := dec.Decode(&u); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		us = append(us, u)
+	}
+	return us
+}
+
+func TestReadJSONLEveryField(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "s.xml", xmlURLSet(richEntry, entry(vbase+"plain")))
+	code, out, errOut := sk(t, "read", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The JSONL is what the reader returned, field for field.
+	f, _ := os.Open(p)
+	defer f.Close()
+	var want []sitemap.URL
+	for u, err := range sitemap.NewReader(f).All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, u)
+	}
+	got := decodeJSONL(t, out, false)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
+	}
+	if len(got) != 2 || len(got[0].Images) != 2 || len(got[0].Videos) != 1 || got[0].News == nil || len(got[0].Alternates) != 2 {
+		t.Fatalf("fields lost: %+v", got)
+	}
+	// Each line names its sitemap; --no-source leaves it out.
+	var withSource struct{ Sitemap string }
+	json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &withSource)
+	if withSource.Sitemap != p {
+		t.Errorf("sitemap field %q, want %q", withSource.Sitemap, p)
+	}
+	_, out, _ = sk(t, "read", "--no-source", p)
+	if got := decodeJSONL(t, out, true); !reflect.DeepEqual(got, want) {
+		t.Errorf("--no-source output differs")
+	}
+}
+
+func TestAppendStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", `q"uo\te`, "tab\tnl\ncr\r", "\x00\x1f\x7f", "ü€😀", "bad\xffutf8\xc3", "\u2028\u2029", "<&>"} {
+		got := appendString(nil, s)
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Errorf("%q → %s: %v", s, got, err)
+			continue
+		}
+		want := strings.ToValidUTF8(s, "\uFFFD")
+		if utf8.ValidString(s) {
+			want = s
+		}
+		if back != want {
+			t.Errorf("%q → %s → %q", s, got, back)
+		}
+	}
+}
+
+func TestReadOrderAcrossConcurrentChildren(t *testing.T) {
+	dir := t.TempDir()
+	var children []string
+	var want []string
+	for k := 1; k <= 9; k++ {
+		name := fmt.Sprintf("sitemap-%d.xml", k)
+		var entries []string
+		// Sizes differ so that later children finish first.
+		for i := range (10 - k) * 300 {
+			loc := fmt.Sprintf("%s%d/%d", vbase, k, i)
+			entries = append(entries, entry(loc))
+			want = append(want, loc)
+		}
+		content := xmlURLSet(entries...)
+		if k%2 == 0 {
+			name += ".gz"
+			content = gzipText(content)
+		}
+		write(t, dir, name, content)
+		children = append(children, vbase+name)
+	}
+	idx := write(t, dir, "sitemap.xml", xmlIndex(children...))
+	for _, conc := range []string{"1", "4"} {
+		code, out, errOut := sk(t, "read", "--format", "text", "--concurrency", conc, idx)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if got := strings.Split(strings.TrimSuffix(out, "\n"), "\n"); !reflect.DeepEqual(got, want) {
+			t.Fatalf("--concurrency %s: %d lines, order differs from the index's", conc, len(got))
+		}
+	}
+}
+
+func TestReadCSV(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "s.xml", xmlURLSet(richEntry, entry(vbase+"plain"),
+		`<url><loc>https://www.example.com/fr</loc><xhtml:link rel="alternate" hreflang="fr" href="https://www.example.com/fr"/></url>`))
+	code, out, errOut := sk(t, "read", "--format", "csv", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "1 entries carry videos or news") {
+		t.Errorf("no note about videos/news: %q", errOut)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHeader := []string{"loc", "lastmod", "changefreq", "priority", "image", "image", "alternate:de", "alternate:x-default", "alternate:fr", "sitemap"}
+	if !reflect.DeepEqual(rows[0], wantHeader) {
+		t.Fatalf("header %q, want %q", rows[0], wantHeader)
+	}
+	want := [][]string{
+		{`https://www.example.com/p?a=1&b="x"`, "2024-05-01T10:00:00+02:00", "weekly", "0.8", "https://www.example.com/1.jpg", "https://www.example.com/2.jpg", "https://www.example.com/de/p", "https://www.example.com/p", "", p},
+		{vbase + "plain", "2024-05-01", "", "", "", "", "", "", "", p},
+		{"https://www.example.com/fr", "", "", "", "", "", "", "", "https://www.example.com/fr", p},
+	}
+	if !reflect.DeepEqual(rows[1:], want) {
+		t.Errorf("rows\n%q\nwant\n%q", rows[1:], want)
+	}
+	_, out, _ = sk(t, "read", "--format", "csv", "--no-source", p)
+	if strings.Contains(strings.SplitN(out, "\n", 2)[0], "sitemap") {
+		t.Errorf("--no-source kept the column: %q", out)
+	}
+}
+
+func TestReadDamageAndExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	good := write(t, dir, "good.xml", xmlURLSet(entry(vbase+"g")))
+	truncated := xmlURLSet(entry(vbase+"a"), entry(vbase+"b"))
+	bad := write(t, dir, "bad.xml", truncated[:strings.LastIndex(truncated, "<url>")+12])
+	html := write(t, dir, "page.html", "<!DOCTYPE html><html><body>hi</body></html>")
+
+	code, out, errOut := sk(t, "read", "--format", "text", good, bad)
+	if code != 1 || out != vbase+"g\n"+vbase+"a\n" {
+		t.Errorf("exit %d, out %q", code, out)
+	}
+	if !diagLine.MatchString(strings.TrimSpace(errOut)) || !strings.Contains(errOut, bad+":") {
+		t.Errorf("stderr %q", errOut)
+	}
+	code, _, errOut = sk(t, "read", html)
+	if code != 1 || !strings.Contains(errOut, "error[sitemap-is-html]") {
+		t.Errorf("HTML: exit %d, %q", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"read"},
+		{"read", "--format", "xml", good},
+		{"read", filepath.Join(dir, "missing.xml")},
+		{"read", "--offline", "https://www.example.com/robots.txt"},
+	} {
+		if code, _, errOut := sk(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2 (%s)", args, code, errOut)
+		}
+	}
+	if code, out, _ := sk(t, "read", "--help"); code != 0 || !strings.Contains(out, "EXIT STATUS") || !strings.Contains(out, "--no-source") {
+		t.Errorf("help: %d %q", code, out)
+	}
+}
+
+func TestReadOverHTTP(t *testing.T) {
+	w := newWebSite(t)
+	w.page("/robots.txt", "Sitemap: {{.}}/sitemap.xml\n")
+	w.page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.txt"))
+	w.page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
+	w.page("/s2.txt", "{{.}}/t1\n{{.}}/t2\n")
+	code, out, errOut := sk(t, "read", "--format", "jsonl", w.URL+"/robots.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := fmt.Sprintf(`{"loc":"%[1]s/a","lastmod":"2024-05-01","sitemap":"%[1]s/s1.xml"}
+{"loc":"%[1]s/t1","sitemap":"%[1]s/s2.txt"}
+{"loc":"%[1]s/t2","sitemap":"%[1]s/s2.txt"}
+`, w.URL)
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}

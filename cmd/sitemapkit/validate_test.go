@@ -1,0 +1,319 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/lint"
+)
+
+// sk runs the command in-process and returns its exit code and output.
+func sk(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	code = run(ctx, args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func xmlURLSet(entries ...string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?>` + "\n" +
+		`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">` + "\n" +
+		strings.Join(entries, "\n") + "\n</urlset>\n"
+}
+
+func xmlIndex(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>\n", l)
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.String()
+}
+
+func entry(loc string) string {
+	return "<url><loc>" + loc + "</loc><lastmod>2024-05-01</lastmod></url>"
+}
+
+func gzipText(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+func write(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const vbase = "https://www.example.com/"
+
+// goodSet writes an index and two children (one gzipped) into a folder.
+func goodSet(t *testing.T) string {
+	dir := t.TempDir()
+	write(t, dir, "sitemap.xml", xmlIndex(vbase+"sitemap-1.xml", vbase+"sitemap-2.xml.gz"))
+	write(t, dir, "sitemap-1.xml", xmlURLSet(entry(vbase+"a"), entry(vbase+"b")))
+	write(t, dir, "sitemap-2.xml.gz", gzipText(xmlURLSet(entry(vbase+"c"))))
+	return dir
+}
+
+func TestValidateGoodFolder(t *testing.T) {
+	dir := goodSet(t)
+	code, out, errOut := sk(t, "validate", "--base", vbase, "--offline", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if want := "3 files (3 read), 3 URLs: 0 errors, 0 warnings, 0 infos\n"; out != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+}
+
+var diagLine = regexp.MustCompile(`^(.+):(\d+):(\d+): (error|warning|info)\[([a-z0-9-]+)\]: (.+)$`)
+
+func TestValidateErrorsText(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "sitemap.xml", xmlURLSet(
+		entry(vbase+"a"),
+		"<url><loc>"+vbase+"b</loc><lastmod>2024-05-01T10:00</lastmod></url>",
+		"<url><loc>https://other.example.org/c</loc><changefreq>sometimes</changefreq></url>",
+		entry(vbase+"a"),
+	))
+	code, out, _ := sk(t, "validate", "--base", vbase, p)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	found := map[string]string{}
+	for _, l := range lines {
+		if m := diagLine.FindStringSubmatch(l); m != nil {
+			if m[1] != p {
+				t.Errorf("file %q, want %q", m[1], p)
+			}
+			found[m[5]] = m[2] + ":" + m[3]
+		}
+	}
+	for rule, line := range map[string]string{"time-without-timezone": "4", "url-not-allowed": "5", "invalid-changefreq": "5", "duplicate-url": "6"} {
+		pos, ok := found[rule]
+		if !ok || !strings.HasPrefix(pos, line+":") {
+			t.Errorf("%s at %q, want line %s\n%s", rule, pos, line, out)
+		}
+	}
+	if !strings.Contains(out, "1 file (1 read), 4 URLs: 3 errors, 1 warning") {
+		t.Errorf("summary missing:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^  error +time-without-timezone +1$`).MatchString(out) {
+		t.Errorf("by-rule summary missing:\n%s", out)
+	}
+	// Lines come sorted by place.
+	var last int
+	for _, l := range lines {
+		if m := diagLine.FindStringSubmatch(l); m != nil {
+			var n int
+			fmt.Sscan(m[2], &n)
+			if n < last {
+				t.Errorf("diagnostics out of order:\n%s", out)
+			}
+			last = n
+		}
+	}
+}
+
+func TestValidateJSON(t *testing.T) {
+	dir := goodSet(t)
+	write(t, dir, "sitemap-1.xml", xmlURLSet(entry(vbase+"a"), "<url><loc>"+vbase+"b</loc><priority>2</priority></url>"))
+	code, out, errOut := sk(t, "validate", "--format", "json", "--base", vbase, dir)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	var rep struct {
+		Files []struct {
+			Name, URL, Parent, Format, Compressed string
+			URLs, Errors, Warnings, Infos         int
+			Bytes                                 int64
+			Read                                  bool
+		}
+		Diagnostics []lint.Diagnostic
+		Summary     struct {
+			Files     int `json:"files"`
+			FilesRead int `json:"files_read"`
+			URLs      int `json:"urls"`
+			Errors    int `json:"errors"`
+			Warnings  int `json:"warnings"`
+			Infos     int `json:"infos"`
+			ByRule    map[string]struct {
+				Severity string
+				Count    int
+			} `json:"by_rule"`
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Files) != 3 || rep.Files[0].Format != "sitemapindex" || rep.Files[2].Compressed != "gzip" || rep.Files[1].URLs != 2 {
+		t.Errorf("files: %+v", rep.Files)
+	}
+	if rep.Files[1].URL != vbase+"sitemap-1.xml" || rep.Files[1].Bytes == 0 || !rep.Files[1].Read {
+		t.Errorf("file 1: %+v", rep.Files[1])
+	}
+	if rep.Summary.Files != 3 || rep.Summary.FilesRead != 3 || rep.Summary.URLs != 3 || rep.Summary.Errors != 1 {
+		t.Errorf("summary: %+v", rep.Summary)
+	}
+	if r := rep.Summary.ByRule["invalid-priority"]; r.Count != 1 || r.Severity != "error" {
+		t.Errorf("by_rule: %+v", rep.Summary.ByRule)
+	}
+	if len(rep.Diagnostics) == 0 || rep.Diagnostics[0].Rule != "invalid-priority" || rep.Diagnostics[0].Line != 4 {
+		t.Errorf("diagnostics: %+v", rep.Diagnostics)
+	}
+}
+
+func TestValidateExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"validate"}, 2, "at least one"},
+		{[]string{"validate", "--format", "xml", dir}, 2, "unknown --format"},
+		{[]string{"validate", "--base", "example.com", dir}, 2, "--base"},
+		{[]string{"validate", "--bogus", dir}, 2, "unknown flag"},
+		{[]string{"validate", filepath.Join(dir, "missing.xml")}, 2, "nothing could be read"},
+		{[]string{"validate", "--offline", "https://www.example.com/sitemap.xml"}, 2, "nothing could be read"},
+	} {
+		code, out, errOut := sk(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut+out, tc.msg) {
+			t.Errorf("%q: exit %d, want %d with %q\nstdout: %s\nstderr: %s", tc.args, code, tc.code, tc.msg, out, errOut)
+		}
+	}
+}
+
+func TestValidateHelp(t *testing.T) {
+	code, out, _ := sk(t, "validate", "--help")
+	for _, want := range []string{"EXIT STATUS", "sitemapkit validate https://www.example.com/", "--offline", "--base", "--timeout", "--user-agent", "--max-depth", "--concurrency", "--format"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// webSite serves pages (with {{.}} replaced by its URL) on 127.0.0.1 and
+// records the User-Agents it saw.
+type webSite struct {
+	*httptest.Server
+	mu    sync.Mutex
+	pages map[string]http.HandlerFunc
+	uas   []string
+}
+
+func newWebSite(t *testing.T) *webSite {
+	w := &webSite{pages: map[string]http.HandlerFunc{}}
+	w.Server = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w.mu.Lock()
+		h := w.pages[r.URL.Path]
+		w.uas = append(w.uas, r.UserAgent())
+		w.mu.Unlock()
+		if h == nil {
+			http.NotFound(rw, r)
+			return
+		}
+		h(rw, r)
+	}))
+	t.Cleanup(w.Close)
+	return w
+}
+
+func (w *webSite) page(path, body string) {
+	body = strings.ReplaceAll(body, "{{.}}", w.URL)
+	w.mu.Lock()
+	w.pages[path] = func(rw http.ResponseWriter, r *http.Request) { rw.Write([]byte(body)) }
+	w.mu.Unlock()
+}
+
+func (w *webSite) handle(path string, h http.HandlerFunc) {
+	w.mu.Lock()
+	w.pages[path] = h
+	w.mu.Unlock()
+}
+
+func TestValidateSiteOverHTTP(t *testing.T) {
+	w := newWebSite(t)
+	w.page("/robots.txt", "User-agent: *\nAllow: /\nSitemap: {{.}}/sitemap.xml\n")
+	w.page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.xml", "{{.}}/gone.xml", "{{.}}/slow.xml"))
+	w.page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
+	w.handle("/s2.xml", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "/s1-moved.xml", http.StatusMovedPermanently)
+	})
+	w.page("/s1-moved.xml", xmlURLSet(entry("{{.}}/b")))
+	release := make(chan struct{})
+	defer close(release)
+	w.handle("/slow.xml", func(rw http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	code, out, errOut := sk(t, "validate", "--timeout", "300ms", "--user-agent", "probe/2.0", "--concurrency", "2", w.URL+"/")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		w.URL + "/gone.xml: error[http-error]: HTTP 404 Not Found",
+		w.URL + "/slow.xml: error[fetch-error]: timed out after 300ms",
+		w.URL + "/s2.xml: info[redirect]: 301 redirect from " + w.URL + "/s2.xml to " + w.URL + "/s1-moved.xml",
+		"5 files (3 read), 2 URLs: 2 errors, 0 warnings, 1 info",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, ua := range w.uas {
+		if ua != "probe/2.0" {
+			t.Errorf("User-Agent %q, want probe/2.0", ua)
+		}
+	}
+}
+
+func TestValidateMaxDepth(t *testing.T) {
+	w := newWebSite(t)
+	w.page("/i0.xml", xmlIndex("{{.}}/i1.xml"))
+	w.page("/i1.xml", xmlIndex("{{.}}/leaf.xml"))
+	w.page("/leaf.xml", xmlURLSet(entry("{{.}}/a")))
+	_, out, _ := sk(t, "validate", "--max-depth", "1", w.URL+"/i0.xml")
+	if !strings.Contains(out, "its 1 children are not read") || strings.Contains(out, "leaf.xml") {
+		t.Errorf("--max-depth 1:\n%s", out)
+	}
+	_, out, _ = sk(t, "validate", w.URL+"/i0.xml")
+	if !strings.Contains(out, "3 files (3 read), 1 URL") {
+		t.Errorf("default depth reads the nested index's children:\n%s", out)
+	}
+}
