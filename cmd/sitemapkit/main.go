@@ -71,6 +71,7 @@ func newRootCommand(a *app) *cobra.Command {
 	})
 	root.AddCommand(
 		newGenerateCommand(a),
+		newValidateCommand(a), newReadCommand(a),
 	)
 	return root
 }
