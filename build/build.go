@@ -758,33 +758,48 @@ func (b *Builder) publish(ctx context.Context) error {
 		}
 		at("index-renamed")
 	}
-	if len(old.Pending) == 0 && slices.Equal(old.Files, next.Files) {
-		// Nothing changed: the manifest stays as it is, like the files.
-	} else if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
-		// The new set is live; the old manifest and its pending list still
-		// name every file, so the next run will tidy up.
-		b.res.Warnings = append(b.res.Warnings, err.Error())
-	}
-	at("manifest-written")
-
-	// Remove what the new set does not use.
+	// Record the new set, with the files it no longer uses as pending
+	// removal, then remove those: a run killed in between leaves them
+	// named in the manifest, for the next run to remove.
 	used := map[string]bool{}
 	for _, f := range next.Files {
 		used[f.Name] = true
 	}
+	var stale []manifestFile
 	for _, l := range [][]manifestFile{old.Files, old.Pending} {
 		for _, f := range l {
-			if used[f.Name] || !ownName(name, f.Name) {
-				continue
-			}
-			used[f.Name] = true // once
-			if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("build: stale file not removed: %v", err))
+			if !used[f.Name] && ownName(name, f.Name) {
+				used[f.Name] = true // once
+				stale = append(stale, f)
 			}
 		}
 	}
-	if err := syncDir(dir); err != nil {
-		b.res.Warnings = append(b.res.Warnings, err.Error())
+	next.Pending = stale
+	if len(stale) > 0 || len(old.Pending) > 0 || !slices.Equal(old.Files, next.Files) {
+		if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
+			// The new set is live, and the old manifest still names every
+			// file: the next run will tidy up.
+			b.res.Warnings = append(b.res.Warnings, err.Error())
+			stale = nil
+		}
+	}
+	at("manifest-written")
+	var left []manifestFile
+	for _, f := range stale {
+		if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("build: stale file not removed: %v", err))
+			left = append(left, f)
+		}
+	}
+	if len(stale) > 0 {
+		if err := syncDir(dir); err != nil {
+			b.res.Warnings = append(b.res.Warnings, err.Error())
+		}
+		// Files that could not be removed stay pending, to be tried again.
+		next.Pending = left
+		if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
+			b.res.Warnings = append(b.res.Warnings, err.Error())
+		}
 	}
 
 	files := append(indexes, children...)

@@ -996,3 +996,38 @@ func TestRealLimit(t *testing.T) {
 	}
 	xsdtest.Check(t, dir)
 }
+
+// TestStaleRemovalFailureIsAWarning: a stale file that cannot be removed
+// does not fail the publication; it is reported, kept pending in the
+// manifest, and removed by a later run.
+func TestStaleRemovalFailureIsAWarning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs chattr (root) to make one file unremovable")
+	}
+	dir := t.TempDir()
+	opts := Options{Dir: dir, MaxURLs: 10}
+	first := build(t, opts, items(0, 20))
+	stuck := filepath.Join(dir, first.Files[1].Name)
+	if out, err := exec.Command("chattr", "+i", stuck).CombinedOutput(); err != nil {
+		t.Skipf("chattr: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", stuck).Run() })
+	second := build(t, opts, items(100, 120))
+	if len(second.Warnings) != 1 || !strings.Contains(second.Warnings[0], first.Files[1].Name) {
+		t.Errorf("Warnings = %q, want one naming %s", second.Warnings, first.Files[1].Name)
+	}
+	if _, err := os.Stat(stuck); err != nil {
+		t.Fatal(err)
+	}
+	if got := locs(readSet(t, dir, base, second)); !slices.Equal(got, locs(items(100, 120))) {
+		t.Error("the new set does not read back")
+	}
+	exec.Command("chattr", "-i", stuck).Run()
+	third := build(t, opts, items(100, 120))
+	if len(third.Warnings) != 0 {
+		t.Errorf("Warnings = %q", third.Warnings)
+	}
+	if _, err := os.Stat(stuck); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale file is still there after a later run: %v", err)
+	}
+}
