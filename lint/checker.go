@@ -61,6 +61,7 @@ type Checker struct {
 	links         []link   // hreflang links, for reciprocity
 	files         []string // document names, indexed by link.file
 	indexFiles    int
+	spare         []*hashSet // per-document sets to reuse: growing one costs more than clearing it
 }
 
 // A link is one hreflang alternate: page from lists page to.
@@ -151,7 +152,18 @@ func (c *Checker) CheckDocument(ctx context.Context, name, publicURL string, r i
 	if publicURL != "" {
 		d.publicHash = c.hash(publicURL)
 	}
+	if n := len(c.spare); n > 0 {
+		d.local, c.spare = c.spare[n-1], c.spare[:n-1]
+	} else {
+		d.local = new(hashSet)
+	}
 	c.mu.Unlock()
+	defer func() {
+		d.local.reset()
+		c.mu.Lock()
+		c.spare = append(c.spare, d.local)
+		c.mu.Unlock()
+	}()
 
 	rd := sitemap.NewReader(r)
 	rd.Name = name
@@ -179,7 +191,7 @@ type docCheck struct {
 	res        *DocResult
 	fileID     uint32
 	publicHash uint64
-	local      hashSet // this document's locs, for duplicates within it
+	local      *hashSet // this document's locs, for duplicates within it
 	news       int
 	fatal      bool                 // reading stopped at damage
 	tooLarge   bool                 // file-too-large already reported
@@ -329,9 +341,6 @@ func (d *docCheck) violation(v *sitemap.Violation) {
 	rule := Lookup(v.Rule)
 	if rule == nil {
 		rule = InvalidURL // a rule the writer added without a lint rule; TestSitemapRulesRegistered catches it
-	}
-	if d.r.Format() == sitemap.FormatRSS && v.Field == "lastmod" {
-		return // RSS dates are RFC 822 (pubDate), not W3C datetimes
 	}
 	d.add(rule, d.fieldPos(v.Field), v.Error())
 }
@@ -527,7 +536,7 @@ func (c *Checker) Finish() {
 			Message: fmt.Sprintf("%d index files; Google accepts at most %d per site", c.indexFiles, maxIndexFiles)})
 	}
 	c.reciprocity()
-	c.urls, c.indexChildren, c.links, c.files = hashSet{}, hashSet{}, nil, nil
+	c.urls, c.indexChildren, c.links, c.files, c.spare = hashSet{}, hashSet{}, nil, nil, nil
 }
 
 // reciprocity reports every link a→b (a ≠ b) where b is a page of the set

@@ -369,3 +369,47 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	b.ReportMetric(float64(files*perFile)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
 }
+
+func index(n int, loc func(i int) string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := range n {
+		b.WriteString("<sitemap><loc>" + loc(i) + "</loc></sitemap>\n")
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.Bytes()
+}
+
+// TestIndexLimits checks an index at 50,000 sitemaps and one over, and a
+// set of 500 index files and one over.
+func TestIndexLimits(t *testing.T) {
+	child := func(i int) string { return "https://www.example.com/s-" + strconv.Itoa(i) + ".xml" }
+	for _, n := range []int{sitemap.MaxURLs, sitemap.MaxURLs + 1} {
+		res, diags := run(t, "index.xml", "https://www.example.com/sitemap.xml", index(n, child))
+		want := "[]"
+		if n > sitemap.MaxURLs {
+			want = "[too-many-sitemaps]"
+		}
+		if got := fmt.Sprint(rules(diags)); got != want || len(res.Children) != n {
+			t.Errorf("%d sitemaps: got %s and %d children, want %s", n, got, len(res.Children), want)
+		}
+	}
+	for _, files := range []int{500, 501} {
+		var diags []Diagnostic
+		c := &Checker{Report: func(d Diagnostic) { diags = append(diags, d) }}
+		for k := range files {
+			doc := index(1, func(int) string { return child(k) })
+			if _, err := c.CheckDocument(context.Background(), fmt.Sprint("i", k, ".xml"), "", bytes.NewReader(doc)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Finish()
+		want := "[]"
+		if files > 500 {
+			want = "[too-many-index-files]"
+		}
+		if got := fmt.Sprint(rules(diags)); got != want {
+			t.Errorf("%d index files: got %s, want %s", files, got, want)
+		}
+	}
+}

@@ -63,3 +63,9 @@ func (s *hashSet) grow() {
 		}
 	}
 }
+
+// reset empties the set but keeps its memory, for the next document.
+func (s *hashSet) reset() {
+	clear(s.slots)
+	s.n = 0
+}

@@ -115,7 +115,7 @@ var (
 	HTTPError = newRule("http-error", Error, "HTTP error",
 		"HTTP error status\nThe sitemap's URL answered with a status other than 200 (after redirects).")
 	Redirect = newRule("redirect", Info, "",
-		"Sitemap URL redirects\nCrawlers follow a few redirects, but the sitemap's scope is that of the URL submitted; a redirect to another host or path may make its URLs not allowed. The driver reports a redirect to another site as a warning.")
+		"Sitemap URL redirects\nCrawlers follow a few redirects, but the sitemap's scope is that of the URL submitted; a redirect to another host or path may make its URLs not allowed. Harmless when it stays on the site; submit the final URL.")
 	BlockedByRobots = newRule("blocked-by-robots", Error, "Couldn't fetch",
 		"Blocked by robots.txt\nThe sitemap's URL is disallowed for crawlers by the site's robots.txt, so it cannot be read.")
 	CrossHostSitemap = newRule("cross-host-sitemap", Error, "URL not allowed",
