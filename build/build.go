@@ -41,18 +41,24 @@
 //  2. A manifest (".sitemapkit-manifest-sitemap.json") records the names
 //     about to appear, so that a later run can remove them if this one dies.
 //  3. The children are renamed to their content names. A name is never that
-//     of a live file with other content: the content hash in the name sees
+//     of a live file with other content: the content checksum in the name sees
 //     to that, so no published child is ever overwritten. A child whose
 //     content has not changed has the same name as the published one, which
 //     is kept as it is (not rewritten: same bytes, same mtime).
 //  4. The index files are renamed over the old ones (rename is atomic; the
 //     folder is fsynced after each). With several index files, each is
 //     swapped atomically, one after the other.
-//  5. The manifest is rewritten to list the new set, and only then are the
-//     files of older sets that the new set does not use removed: only files
-//     a manifest lists and whose names have the shapes above, never any
-//     other file (the folder often holds a whole site). A removal that fails
-//     is a warning in the Result, not an error.
+//  5. The manifest is rewritten to list the new set, with the files it no
+//     longer uses as pending removal; only then are those removed, and the
+//     manifest rewritten without them. Only files a manifest lists and
+//     whose names have the shapes above are ever removed, never any other
+//     file (the folder often holds a whole site). A removal that fails is a
+//     warning in the Result, not an error, and is tried again next run.
+//
+// A run killed at any step leaves the old index live with every file it
+// names (steps 1-3), or the new one with every file it names (4-5); the
+// files it wrote but did not publish are named in the manifest or carry
+// the temp prefix, and the next run removes them.
 //
 // A run removes the temp files a killed run left, and holds an advisory lock
 // on the folder (flock) so that two runs never publish into it at once.
@@ -621,12 +627,12 @@ func (b *Builder) Publish(ctx context.Context) (*Result, error) {
 type planned struct {
 	File
 	tmp  string // its complete temp file
-	sum  uint64
+	sum  uint32
 	disk int64
 }
 
 func (p *planned) record() manifestFile {
-	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: fmt.Sprintf("%016x", p.sum), Index: p.Index}
+	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: fmt.Sprintf("%08x", p.sum), Index: p.Index}
 }
 
 func (b *Builder) publish(ctx context.Context) error {
@@ -654,7 +660,7 @@ func (b *Builder) publish(ctx context.Context) error {
 		if single {
 			p.Name = name + e
 		} else {
-			p.Name = name + "-" + strconv.Itoa(c.n) + "-" + fmt.Sprintf("%08x", uint32(c.sum>>32)) + e
+			p.Name = name + "-" + strconv.Itoa(c.n) + "-" + fmt.Sprintf("%08x", c.sum) + e
 		}
 		p.URL = b.publicURL + p.Name
 		children = append(children, p)
@@ -868,7 +874,7 @@ func (b *Builder) unchanged(old *manifest, p *planned) bool {
 		return false
 	}
 	r, ok := old.find(p.Name)
-	return ok && r.Sum == fmt.Sprintf("%016x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
+	return ok && r.Sum == fmt.Sprintf("%08x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
 }
 
 // sameFile reports whether the existing file st, named like child p, holds
@@ -880,7 +886,7 @@ func sameFile(old *manifest, p *planned, st os.FileInfo) bool {
 		return false
 	}
 	if r, ok := old.find(p.Name); ok {
-		return r.Sum == fmt.Sprintf("%016x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
+		return r.Sum == fmt.Sprintf("%08x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
 	}
 	return st.Size() == p.disk
 }

@@ -103,7 +103,7 @@ type manifestFile struct {
 	Name  string `json:"name"`
 	Bytes int64  `json:"bytes"`           // uncompressed size
 	Disk  int64  `json:"disk"`            // size on disk
-	Sum   string `json:"sum"`             // content checksum of the uncompressed bytes (16 hex)
+	Sum   string `json:"sum"`             // CRC-32C of the uncompressed bytes (8 hex)
 	Index bool   `json:"index,omitempty"` // an index file
 }
 
