@@ -2,8 +2,8 @@ package build
 
 import (
 	"context"
-	"syscall"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 

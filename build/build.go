@@ -46,8 +46,11 @@
 //     content has not changed has the same name as the published one, which
 //     is kept as it is (not rewritten: same bytes, same mtime).
 //  4. The index files are renamed over the old ones (rename is atomic; the
-//     folder is fsynced after each). With several index files, each is
-//     swapped atomically, one after the other.
+//     folder is fsynced after each). With several index files (past 50,000
+//     children), each is swapped atomically, one after the other: a run
+//     killed between two renames leaves every index complete and naming
+//     only complete files, but some old and some new until the next run,
+//     since no file system renames several files at once.
 //  5. The manifest is rewritten to list the new set, with the files it no
 //     longer uses as pending removal; only then are those removed, and the
 //     manifest rewritten without them. Only files a manifest lists and
