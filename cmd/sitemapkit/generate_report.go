@@ -1,0 +1,231 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// refusalExamples is how many refused lines are quoted per rule.
+const refusalExamples = 3
+
+// refusals counts refused input lines by rule and keeps the first few.
+type refusals struct {
+	total    int
+	order    []string
+	count    map[string]int
+	examples map[string][]string
+}
+
+func newRefusals() *refusals {
+	return &refusals{count: map[string]int{}, examples: map[string][]string{}}
+}
+
+func (r *refusals) add(rule, example string) {
+	r.total++
+	if r.count[rule] == 0 {
+		r.order = append(r.order, rule)
+	}
+	r.count[rule]++
+	if len(r.examples[rule]) < refusalExamples {
+		r.examples[rule] = append(r.examples[rule], example)
+	}
+}
+
+// print writes the refusals grouped by rule, most frequent first.
+func (r *refusals) print(w io.Writer) {
+	if r.total == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Refused: %s (left out of the set)\n", countOf(r.total, "line"))
+	rules := slices.Clone(r.order)
+	slices.SortStableFunc(rules, func(a, b string) int { return r.count[b] - r.count[a] })
+	for _, rule := range rules {
+		fmt.Fprintf(w, "  %s: %s\n", rule, group(r.count[rule]))
+		for _, ex := range r.examples[rule] {
+			fmt.Fprintf(w, "    %s\n", ex)
+		}
+		if more := r.count[rule] - len(r.examples[rule]); more > 0 {
+			fmt.Fprintf(w, "    … and %s more\n", group(more))
+		}
+	}
+}
+
+// summaryFiles is how many files the summary lists before it abbreviates.
+const summaryFiles = 12
+
+func printSummary(a *app, o *generateOptions, res *build.Result, rep *refusals) {
+	w := a.stdout
+	fmt.Fprintf(w, "Published %s in %s into %s (%s).\n", countOf(res.URLs, "URL"), countOf(len(res.Files), "file"), o.Dir,
+		res.Elapsed.Round(time.Millisecond))
+	type row struct{ name, entries, bytes, gz string }
+	var rows []row
+	var entries int
+	var bytes, gz int64
+	for i, f := range res.Files {
+		if !f.Index {
+			entries += f.Entries
+		}
+		bytes += f.Bytes
+		gz += f.GzipBytes
+		switch {
+		case i < summaryFiles || len(res.Files) == summaryFiles+1:
+			name := f.Name
+			if f.Index {
+				name += " (index)"
+			}
+			if f.Kept {
+				name += " (unchanged)"
+			}
+			rows = append(rows, row{name, group(f.Entries), group64(f.Bytes), gzipCell(f.GzipBytes)})
+		case i == summaryFiles:
+			rows = append(rows, row{"… " + countOf(len(res.Files)-summaryFiles, "more file"), "", "", ""})
+		}
+	}
+	rows = append(rows, row{"total", group(entries), group64(bytes), gzipCell(gz)})
+	width := len("file")
+	for _, r := range rows {
+		width = max(width, utf8.RuneCountInString(r.name))
+	}
+	fmt.Fprintf(w, "  %-*s %11s %14s %12s\n", width, "file", "entries", "bytes", "gzipped")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %s%*s %11s %14s %12s\n", r.name, width-utf8.RuneCountInString(r.name), "", r.entries, r.bytes, r.gz)
+	}
+	switch len(res.Indexes) {
+	case 0:
+	case 1:
+		fmt.Fprintf(w, "Submit: %s\n", res.Indexes[0])
+	default:
+		fmt.Fprintf(w, "Submit each of these %d index files (one index holds at most %s sitemaps):\n",
+			len(res.Indexes), group(sitemap.MaxURLs))
+		for _, u := range res.Indexes {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
+	}
+	rep.print(w)
+	if res.Duplicates > 0 || !o.NoDedupe {
+		fmt.Fprintf(w, "Duplicates dropped: %s\n", group(res.Duplicates))
+	}
+}
+
+func gzipCell(n int64) string {
+	if n == 0 {
+		return "-"
+	}
+	return group64(n)
+}
+
+// countOf formats a count with its noun: "1 URL", "1,000 URLs".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return group(n) + " " + noun + "s"
+}
+
+func group(n int) string { return group64(int64(n)) }
+
+// group64 writes n with thousands separators, as people read counts.
+func group64(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+func sortStrings(s []string) []string {
+	slices.Sort(s)
+	return s
+}
+
+// progress rewrites one line on a terminal's stderr every second with the
+// URLs read so far; it does nothing when stderr is not a terminal.
+type progress struct {
+	n    atomic.Int64
+	on   bool
+	done chan struct{}
+	once sync.Once
+	wg   sync.WaitGroup
+}
+
+func startProgress(a *app, quiet bool) *progress {
+	p := &progress{done: make(chan struct{})}
+	f, ok := a.stderr.(*os.File)
+	if quiet || !ok || !isTerminal(f) {
+		return p
+	}
+	p.on = true
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		start := time.Now()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		shown := false
+		for {
+			select {
+			case <-p.done:
+				if shown {
+					fmt.Fprint(f, "\r\033[K")
+				}
+				return
+			case now := <-t.C:
+				n := p.n.Load()
+				rate := float64(n) / now.Sub(start).Seconds()
+				fmt.Fprintf(f, "\r\033[K%s URLs read (%s URLs/s)", group64(n), group64(int64(rate)))
+				shown = true
+			}
+		}
+	}()
+	return p
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// count passes seq through, counting its items when progress is shown.
+func (p *progress) count(seq iter.Seq2[sitemap.URL, error]) iter.Seq2[sitemap.URL, error] {
+	if !p.on {
+		return seq
+	}
+	return func(yield func(sitemap.URL, error) bool) {
+		for u, err := range seq {
+			p.n.Add(1)
+			if !yield(u, err) {
+				return
+			}
+		}
+	}
+}
+
+// stop clears the progress line; it may be called more than once.
+func (p *progress) stop() {
+	p.once.Do(func() {
+		close(p.done)
+		p.wg.Wait()
+	})
+}
