@@ -121,6 +121,10 @@ func version() string {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// After the first signal, the default action returns: a second Ctrl-C
+	// ends a run that is blocked reading its input at once (a killed run
+	// leaves the published set as it was).
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
