@@ -342,7 +342,8 @@ func (d *docCheck) violation(v *sitemap.Violation) {
 	if rule == nil {
 		rule = InvalidURL // a rule the writer added without a lint rule; TestSitemapRulesRegistered catches it
 	}
-	d.add(rule, d.fieldPos(v.Field), v.Error())
+	// The diagnostic names the rule already: drop Error's " [rule]".
+	d.add(rule, d.fieldPos(v.Field), strings.TrimSuffix(v.Error(), " ["+v.Rule+"]"))
 }
 
 // checkLoc applies the URL rules that the value checks do not: scope (when

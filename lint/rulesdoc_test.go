@@ -143,6 +143,7 @@ func TestDiagnosticString(t *testing.T) {
 		{Diagnostic{File: "a.xml", Line: 3, Col: 7, Rule: "invalid-date", Severity: Error, Message: "bad"}, "a.xml:3:7: error[invalid-date]: bad"},
 		{Diagnostic{File: "https://x/s.xml", Rule: "http-error", Severity: Error, Message: "404"}, "https://x/s.xml: error[http-error]: 404"},
 		{Diagnostic{Rule: "redirect", Severity: Info, Message: "m"}, "info[redirect]: m"},
+		{Diagnostic{File: "b.xml", Line: 9, Rule: "hreflang-not-reciprocal", Severity: Warning, Message: "m"}, "b.xml:9: warning[hreflang-not-reciprocal]: m"},
 	}
 	for _, tt := range tests {
 		if got := tt.d.String(); got != tt.want {
