@@ -246,7 +246,24 @@ func (d *docCheck) run(ctx context.Context) error {
 	}
 }
 
-// readerRule maps a Reader's error to its rule.
+// RuleFor returns the rule err breaks: for a *sitemap.Violation (from the
+// writer's checks or package loc) the rule it names, for a Reader's error
+// (a *sitemap.SyntaxError) file-too-large, doctype-not-allowed,
+// sitemap-is-html, unsupported-format, compression-error or parse-error.
+// It returns nil for any other error (an I/O error: a fetch error).
+func RuleFor(err error) *Rule {
+	var v *sitemap.Violation
+	if errors.As(err, &v) {
+		return Lookup(v.Rule)
+	}
+	var se *sitemap.SyntaxError
+	if errors.As(err, &se) {
+		return readerRule(se.Err)
+	}
+	return nil
+}
+
+// readerRule maps the error a Reader's *SyntaxError wraps to its rule.
 func readerRule(err error) *Rule {
 	switch {
 	case errors.Is(err, sitemap.ErrTooLarge):

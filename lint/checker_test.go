@@ -413,3 +413,25 @@ func TestIndexLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleFor(t *testing.T) {
+	wrap := func(err error) error { return fmt.Errorf("reading: %w", &sitemap.SyntaxError{Line: 1, Err: err}) }
+	tests := []struct {
+		err  error
+		want *Rule
+	}{
+		{wrap(sitemap.ErrTooLarge), FileTooLarge},
+		{wrap(sitemap.ErrDoctype), DoctypeNotAllowed},
+		{wrap(sitemap.ErrHTML), SitemapIsHTML},
+		{wrap(sitemap.ErrUnsupportedFormat), UnsupportedFormat},
+		{wrap(sitemap.ErrCompression), CompressionError},
+		{wrap(errors.New("unexpected end")), ParseError},
+		{&sitemap.Violation{Rule: sitemap.RuleInvalidDate}, InvalidDate},
+		{io.ErrUnexpectedEOF, nil},
+	}
+	for _, tt := range tests {
+		if got := RuleFor(tt.err); got != tt.want {
+			t.Errorf("RuleFor(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}
