@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -76,12 +77,9 @@ func (g gzipSource) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// errGzip marks decompression errors.
-var errGzip = errors.New("damaged gzip input")
-
 func gzipError(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
-		return errors.Join(errGzip, err)
+		return fmt.Errorf("%w: %w", ErrGzip, err)
 	}
 	return err
 }

@@ -104,6 +104,7 @@ var (
 	ErrMissingLoc    = errors.New("missing loc")
 	ErrJSON          = errors.New("invalid JSON")
 	ErrLineTooLong   = errors.New("line too long")
+	ErrGzip          = errors.New("damaged gzip input")
 )
 
 // A ParseError is a record that cannot be read, with its place. Line and
@@ -115,6 +116,7 @@ type ParseError struct {
 	Err    error
 }
 
+// Error returns "file:line:column: message", leaving out what is unknown.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	if e.File != "" {
@@ -136,6 +138,7 @@ func (e *ParseError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns Err, for errors.Is and errors.As.
 func (e *ParseError) Unwrap() error { return e.Err }
 
 // ParseFormat returns the Format named s: "txt" (or "text"), "csv",

@@ -249,7 +249,7 @@ func TestDamagedGzipEndsTheStream(t *testing.T) {
 	if s.Err() == nil || len(g.errs) != 1 || g.errs[0] != s.Err() {
 		t.Fatalf("Err() = %v, errors %v", s.Err(), g.errs)
 	}
-	if !strings.HasPrefix(s.Err().Error(), "u.txt.gz:") || !strings.Contains(s.Err().Error(), "gzip") {
+	if msg := s.Err().Error(); !strings.HasPrefix(msg, "u.txt.gz:") || !errors.Is(s.Err(), source.ErrGzip) || strings.Contains(msg, "\n") {
 		t.Errorf("error %q should name the file and gzip", s.Err())
 	}
 	if _, err := s.Read(); err != s.Err() {
