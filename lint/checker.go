@@ -53,6 +53,14 @@ type Checker struct {
 	// Documents larger than sitemap.MaxBytes are always reported.
 	MaxBytes int64
 
+	// CrossSubmission leaves an index's children on another scheme, host
+	// or port to the driver: such a child is allowed when a robots.txt
+	// names it (sitemaps.org's cross-submission), which only a driver that
+	// fetches robots.txt can know; the driver reports CrossHostSitemap
+	// otherwise. When false (the default, for files checked on their own),
+	// such a child is a url-not-allowed error.
+	CrossSubmission bool
+
 	mu            sync.Mutex
 	seed          maphash.Seed
 	seeded        bool
@@ -364,8 +372,9 @@ func (d *docCheck) violation(v *sitemap.Violation) {
 }
 
 // checkLoc applies the URL rules that the value checks do not: scope (when
-// the public URL is known) and the schema's minimum length.
-func (d *docCheck) checkLoc(raw string) {
+// the public URL is known) and the schema's minimum length. otherHostOK
+// leaves a URL on another origin to the driver (CrossSubmission).
+func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 	if raw == "" {
 		return // missing-tag, from the value checks
 	}
@@ -376,7 +385,12 @@ func (d *docCheck) checkLoc(raw string) {
 		err = loc.Check(raw)
 	}
 	var v *sitemap.Violation
-	if errors.As(err, &v) {
+	if errors.As(err, &v) && otherHostOK && v.Rule == sitemap.RuleURLNotAllowed {
+		v = nil
+		err = loc.Check(raw) // the rules that do not depend on the host
+		errors.As(err, &v)
+	}
+	if v != nil {
 		if v.Field == "" {
 			v.Field = "loc"
 		}
@@ -399,7 +413,7 @@ func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
 	}
 	e := sitemap.IndexEntry{Loc: u.Loc, LastMod: u.LastMod}
 	e.Check(d.violation)
-	d.checkLoc(u.Loc)
+	d.checkLoc(u.Loc, d.c.CrossSubmission)
 	d.res.Children = append(d.res.Children, u.Loc)
 	d.c.mu.Lock()
 	h := d.c.hash(u.Loc)
@@ -418,7 +432,7 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 		d.add(TooManyURLs, pos, fmt.Sprintf("more than %d URLs in one sitemap; split it and list the parts in an index", sitemap.MaxURLs))
 	}
 	u.Check(d.violation)
-	d.checkLoc(u.Loc)
+	d.checkLoc(u.Loc, false)
 
 	d.c.mu.Lock()
 	h := d.c.hash(u.Loc)

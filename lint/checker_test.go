@@ -435,3 +435,26 @@ func TestRuleFor(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossSubmission checks that an index's child on another host is an
+// error for a file checked alone, and left to the driver (which reads
+// robots.txt) with CrossSubmission; the directory rule applies either way.
+func TestCrossSubmission(t *testing.T) {
+	doc := index(3, func(i int) string {
+		return []string{"https://cdn.example.net/s.xml", "https://www.example.com/up.xml", "https://cdn.example.net/" + strings.Repeat("x", 2048)}[i]
+	})
+	for _, cross := range []bool{false, true} {
+		var got []string
+		c := &Checker{CrossSubmission: cross, Report: func(d Diagnostic) { got = append(got, strconv.Itoa(d.Line)+":"+d.Rule) }}
+		if _, err := c.CheckDocument(context.Background(), "index.xml", "https://www.example.com/sitemaps/index.xml", bytes.NewReader(doc)); err != nil {
+			t.Fatal(err)
+		}
+		want := "[3:url-not-allowed 4:url-outside-directory 5:url-too-long 5:url-not-allowed]"
+		if cross {
+			want = "[4:url-outside-directory 5:url-too-long]"
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("CrossSubmission=%v: got %v, want %v", cross, got, want)
+		}
+	}
+}
