@@ -180,7 +180,9 @@ type File struct {
 }
 
 // A Builder writes a stream of URLs into a new set beside the published
-// one, and Publish swaps it in. A Builder is not safe for concurrent use.
+// one, and Publish swaps it in. Every Builder must end with Publish or
+// Abort, which stop its goroutines, remove its temp files and release the
+// folder. A Builder is not safe for concurrent use.
 type Builder struct {
 	opts      Options // defaults applied
 	publicURL string
@@ -203,14 +205,14 @@ type Builder struct {
 	images  []sitemap.Image
 	videos  []sitemap.Video
 	alts    []sitemap.Alternate
+
+	hook func(step string) // tests: called at each step of Publish
 }
 
-// hook, when set by a test, is called at each step of Publish.
-var hook func(step string)
-
-func at(step string) {
-	if hook != nil {
-		hook(step)
+// at calls the test hook, if any, at a step of Publish.
+func (b *Builder) at(step string) {
+	if b.hook != nil {
+		b.hook(step)
 	}
 }
 
@@ -650,7 +652,11 @@ func (b *Builder) publish(ctx context.Context) error {
 	if b.opts.Format == sitemap.FormatText {
 		ext = ".txt"
 	}
-	single := len(b.children) == 1 && b.opts.Index != IndexAlways
+	// One child is published alone, unless IndexAlways; or unless, with
+	// IndexAuto, it was already gzipped because a second child was begun
+	// (for a URL then refused), when it gets an index like any child.
+	single := len(b.children) == 1 && b.opts.Index != IndexAlways &&
+		!(b.opts.Index == IndexAuto && b.children[0].gzip)
 	var children, indexes []*planned
 	for _, c := range b.children {
 		p := &planned{tmp: c.tmp, sum: c.sum, disk: c.disk}
@@ -700,7 +706,7 @@ func (b *Builder) publish(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	at("temps-written")
+	b.at("temps-written")
 
 	// Record what is about to appear, then put the children in place.
 	next := &manifest{Version: 1, Name: name}
@@ -720,7 +726,7 @@ func (b *Builder) publish(ctx context.Context) error {
 			return err
 		}
 	}
-	at("pending-written")
+	b.at("pending-written")
 	for _, p := range children {
 		if single {
 			break // the single file is put in place as the index would be
@@ -743,7 +749,7 @@ func (b *Builder) publish(ctx context.Context) error {
 		default:
 			return fmt.Errorf("build: %w", err)
 		}
-		at("child-renamed")
+		b.at("child-renamed")
 	}
 	if err := syncDir(dir); err != nil {
 		return err
@@ -765,7 +771,7 @@ func (b *Builder) publish(ctx context.Context) error {
 		} else if err := commit(p.tmp, dir, p.Name); err != nil {
 			return err
 		}
-		at("index-renamed")
+		b.at("index-renamed")
 	}
 	// Record the new set, with the files it no longer uses as pending
 	// removal, then remove those: a run killed in between leaves them
@@ -792,7 +798,7 @@ func (b *Builder) publish(ctx context.Context) error {
 			stale = nil
 		}
 	}
-	at("manifest-written")
+	b.at("manifest-written")
 	var left []manifestFile
 	for _, f := range stale {
 		if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {

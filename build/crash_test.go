@@ -54,20 +54,20 @@ func TestCrashHelper(t *testing.T) {
 	step := f[2]
 	k, _ := strconv.Atoi(f[3])
 	die := func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
-	seen := 0
-	hook = func(s string) {
-		if s == step {
-			if seen++; seen == k {
-				die()
-			}
-		}
-	}
 	opts := crashOpts
 	opts.Dir = f[0]
 	b, err := New(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
+	}
+	seen := 0
+	b.hook = func(s string) {
+		if s == step {
+			if seen++; seen == k {
+				die()
+			}
+		}
 	}
 	ctx := context.Background()
 	for i, u := range newURLs(n) {
