@@ -1031,3 +1031,72 @@ func TestStaleRemovalFailureIsAWarning(t *testing.T) {
 		t.Errorf("the stale file is still there after a later run: %v", err)
 	}
 }
+
+// TestNewsLimit: at most 1,000 URLs carrying news per file, whatever
+// MaxURLs says.
+func TestNewsLimit(t *testing.T) {
+	dir := t.TempDir()
+	var urls []sitemap.URL
+	for i := range 1003 {
+		u := sitemap.URL{Loc: base + "news/" + strconv.Itoa(i), News: &sitemap.News{
+			Publication:     sitemap.Publication{Name: "The Example Times", Language: "en"},
+			PublicationDate: "2024-05-01T10:00:00+00:00",
+			Title:           "Story " + strconv.Itoa(i),
+		}}
+		urls = append(urls, u)
+		if i == 1001 {
+			urls = append(urls, item(1))
+		}
+	}
+	res := build(t, Options{Dir: dir}, urls)
+	xsdtest.Check(t, dir)
+	var entries []int
+	for _, f := range res.Files[1:] {
+		entries = append(entries, f.Entries)
+		if n := bytes.Count(content(t, dir, f.Name), []byte("<news:news>")); n > sitemap.MaxNews {
+			t.Errorf("%s: %d news URLs", f.Name, n)
+		}
+	}
+	if want := []int{1000, 4}; !slices.Equal(entries, want) {
+		t.Errorf("children hold %v URLs, want %v", entries, want)
+	}
+}
+
+// TestExtensionURLsNormalised: image, video and alternate URLs are
+// normalised like locs, and may be on other hosts.
+func TestExtensionURLsNormalised(t *testing.T) {
+	dir := t.TempDir()
+	in := sitemap.URL{
+		Loc:    base + "v",
+		Images: []sitemap.Image{{Loc: "https://CDN.example.net/a b.png"}, {Loc: "https://cdn.example.net/ok.png"}},
+		Videos: []sitemap.Video{{
+			ThumbnailLoc: "https://bücher.example/t.jpg",
+			Title:        "A video", Description: "About it",
+			ContentLoc: "https://media.example.net:443/v.mp4",
+		}},
+		Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "https://www.example.de/ümlaut"}, {Hreflang: "x-default", Href: base + "v"}},
+	}
+	keep := fmt.Sprint(in)
+	res := build(t, Options{Dir: dir}, []sitemap.URL{in})
+	if fmt.Sprint(in) != keep {
+		t.Error("Add changed the caller's URL")
+	}
+	xsdtest.Check(t, dir)
+	got, _ := readDoc(t, dir, res.Files[0].Name)
+	if len(got) != 1 {
+		t.Fatalf("read %d URLs", len(got))
+	}
+	u := got[0]
+	for _, c := range []struct{ got, want string }{
+		{u.Images[0].Loc, "https://cdn.example.net/a%20b.png"},
+		{u.Images[1].Loc, "https://cdn.example.net/ok.png"},
+		{u.Videos[0].ThumbnailLoc, "https://xn--bcher-kva.example/t.jpg"},
+		{u.Videos[0].ContentLoc, "https://media.example.net/v.mp4"},
+		{u.Alternates[0].Href, "https://www.example.de/%C3%BCmlaut"},
+		{u.Alternates[1].Href, base + "v"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+}
