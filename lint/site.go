@@ -508,6 +508,7 @@ func (s *Site) run(ctx context.Context, it *item, visit VisitFunc) {
 	case kindRobots:
 		s.runRobots(ctx, it)
 	case kindDoc:
+		it.doc.out.sem = s.sem
 		defer it.doc.out.close()
 		s.runDoc(ctx, it, visit)
 	}
@@ -804,14 +805,23 @@ func (s *Site) crossHostOK(ctx context.Context, d *Document) (scope string, ok b
 }
 
 // chunkQueue is the ordered output of one document: the worker pushes,
-// the walk drains. It is unbounded, so a worker never waits for the walk;
-// the walk's window bounds how many documents run ahead.
+// the walk drains. Past queueLimit bytes waiting, the worker waits for the
+// walk, and gives its concurrency slot to another document meanwhile, so
+// that memory stays bounded (window × queueLimit) without a document that
+// waits for the walk ever keeping the walk's current one from running.
 type chunkQueue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	chunks [][]byte
+	size   int
 	closed bool
+	sem    chan struct{} // the Site's slots; the worker holds one
 }
+
+// queueLimit is how much output one document may run ahead of the walk.
+// With a window of several documents each getting this far ahead, a
+// second core stays busy while the walk writes the current one.
+const queueLimit = 4 << 20
 
 func newChunkQueue() *chunkQueue {
 	q := &chunkQueue{}
@@ -821,9 +831,17 @@ func newChunkQueue() *chunkQueue {
 
 func (q *chunkQueue) push(p []byte) {
 	q.mu.Lock()
+	for q.size >= queueLimit && !q.closed && q.sem != nil {
+		<-q.sem // let another document run while this one waits
+		q.cond.Wait()
+		q.mu.Unlock()
+		q.sem <- struct{}{}
+		q.mu.Lock()
+	}
 	q.chunks = append(q.chunks, p)
+	q.size += len(p)
 	q.mu.Unlock()
-	q.cond.Signal()
+	q.cond.Broadcast()
 }
 
 func (q *chunkQueue) close() {
@@ -845,8 +863,10 @@ func (q *chunkQueue) wait() ([][]byte, bool) {
 		q.cond.Wait()
 	}
 	c := q.chunks
-	q.chunks = nil
-	return c, q.closed
+	q.chunks, q.size = nil, 0
+	closed := q.closed
+	q.cond.Broadcast() // a worker may wait for room
+	return c, closed
 }
 
 // A FileResult is what checking one document of a site found.

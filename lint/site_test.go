@@ -490,3 +490,63 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
+
+// orderWriter records what a walk writes, to check the order.
+type orderWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *orderWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	// Keep only each chunk's first line: the chunks are large.
+	line, _, _ := bytes.Cut(p, []byte("\n"))
+	w.buf.Write(line)
+	w.buf.WriteByte('\n')
+	return len(p), nil
+}
+
+// Documents whose output is larger than a queue may hold, behind nested
+// indexes, with one or two slots: the walk must neither deadlock nor
+// reorder.
+func TestWalkOrderWithBoundedQueues(t *testing.T) {
+	dir := t.TempDir()
+	base := "https://www.example.com/"
+	siteWriteFile(t, filepath.Join(dir, "a.xml"), siteIndex(base+"b.xml", base+"big1.xml", base+"big2.xml", base+"big3.xml"))
+	siteWriteFile(t, filepath.Join(dir, "b.xml"), siteIndex(base+"big4.xml", base+"big5.xml"))
+	for i := 1; i <= 5; i++ {
+		siteWriteFile(t, filepath.Join(dir, fmt.Sprintf("big%d.xml", i)), siteURLSet(base+fmt.Sprint(i)))
+	}
+	const chunk = 256 << 10
+	for _, conc := range []int{1, 2, 4} {
+		w := &orderWriter{}
+		s := &Site{SiteOptions: SiteOptions{Concurrency: conc, Offline: true}, Output: w}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err := s.Walk(ctx, []string{filepath.Join(dir, "a.xml")}, func(ctx context.Context, d *Document) ([]string, error) {
+			name := filepath.Base(d.Name)
+			if !strings.HasPrefix(name, "big") {
+				return indexChildren(d.Name), nil
+			}
+			for i := range 3 * queueLimit / chunk {
+				p := bytes.Repeat([]byte("x"), chunk)
+				copy(p, fmt.Sprintf("%s %03d\n", name, i))
+				d.Emit(p)
+			}
+			return nil, nil
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("concurrency %d: %v", conc, err)
+		}
+		var want strings.Builder
+		for _, n := range []string{"big4.xml", "big5.xml", "big1.xml", "big2.xml", "big3.xml"} {
+			for i := range 3 * queueLimit / chunk {
+				fmt.Fprintf(&want, "%s %03d\n", n, i)
+			}
+		}
+		if w.buf.String() != want.String() {
+			t.Fatalf("concurrency %d: output out of order", conc)
+		}
+	}
+}
