@@ -384,22 +384,33 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 	} else {
 		err = loc.Check(raw)
 	}
-	var v *sitemap.Violation
-	if errors.As(err, &v) && otherHostOK && v.Rule == sitemap.RuleURLNotAllowed {
-		v = nil
-		err = loc.Check(raw) // the rules that do not depend on the host
-		errors.As(err, &v)
-	}
-	if v != nil {
-		if v.Field == "" {
-			v.Field = "loc"
-		}
-		d.violation(v)
+	if err != nil {
+		d.locViolation(raw, err, otherHostOK)
 	}
 	if len(raw) < minLocLen && d.r.Format() != sitemap.FormatText && len(d.entry) == 0 {
 		d.violation(&sitemap.Violation{Rule: sitemap.RuleInvalidURL, Field: "loc", Value: raw,
 			Msg: fmt.Sprintf("shorter than the %d characters the sitemap schema requires", minLocLen)})
 	}
+}
+
+// locViolation reports err, a problem of loc raw found by package loc;
+// apart from checkLoc so that the fast path allocates nothing.
+func (d *docCheck) locViolation(raw string, err error, otherHostOK bool) {
+	var v *sitemap.Violation
+	if !errors.As(err, &v) {
+		return
+	}
+	if otherHostOK && v.Rule == sitemap.RuleURLNotAllowed {
+		// Left to the driver; the rules that do not depend on the host
+		// still apply.
+		if err = loc.Check(raw); err == nil || !errors.As(err, &v) {
+			return
+		}
+	}
+	if v.Field == "" {
+		v.Field = "loc"
+	}
+	d.violation(v)
 }
 
 // minLocLen is the sitemap schemas' minLength for <loc>.
