@@ -622,8 +622,16 @@ func (c *Checker) reciprocity() {
 		}
 		return cmp.Compare(x.line, y.line)
 	})
-	for _, l := range bad {
-		c.report(Diagnostic{File: c.files[l.file], Line: int(l.line), Rule: HreflangNotReciprocal.Name, Severity: HreflangNotReciprocal.Severity,
-			Message: "an hreflang alternate of this URL lists alternates of its own but not this URL; Google ignores links that are not returned"})
+	for i := 0; i < len(bad); {
+		l, n := bad[i], 1
+		for i+n < len(bad) && bad[i+n].file == l.file && bad[i+n].line == l.line {
+			n++
+		}
+		i += n
+		msg := "an hreflang alternate of this URL has alternates of its own in this set, but none back to this URL; Google ignores links that are not returned"
+		if n > 1 {
+			msg = fmt.Sprintf("%d hreflang alternates of this URL have alternates of their own in this set, but none back to this URL; Google ignores links that are not returned", n)
+		}
+		c.report(Diagnostic{File: c.files[l.file], Line: int(l.line), Rule: HreflangNotReciprocal.Name, Severity: HreflangNotReciprocal.Severity, Message: msg})
 	}
 }
