@@ -737,6 +737,7 @@ func (s *Site) childItems(it *item) []*item {
 		parentURL = nil
 	}
 	var out []*item
+	offline, firstOffline := 0, ""
 	for _, c := range it.children {
 		cd := c.doc
 		loc := strings.TrimSpace(cd.Name)
@@ -747,6 +748,16 @@ func (s *Site) childItems(it *item) []*item {
 		if d.Local {
 			if p, ok := besideFile(d.Name, loc); ok {
 				cd.Name, cd.Local = p, true
+			} else if s.Offline {
+				// One finding for all of them: an index of 50,000 remote
+				// children read offline must not give 50,000 lines.
+				if offline++; offline == 1 {
+					firstOffline = loc
+					if len(loc) > 100 {
+						firstOffline = loc[:100] + "…"
+					}
+				}
+				continue
 			}
 		} else if parentURL != nil {
 			if cu, err := url.Parse(loc); err == nil && !cu.IsAbs() {
@@ -771,6 +782,9 @@ func (s *Site) childItems(it *item) []*item {
 			}
 		}
 		out = append(out, c)
+	}
+	if offline > 0 {
+		s.report(FetchError, d.Name, 0, "%d of its %d children are not in its folder and were not fetched (--offline), e.g. %s", offline, len(it.children), firstOffline)
 	}
 	return out
 }

@@ -459,7 +459,7 @@ func TestLocalIndexChildren(t *testing.T) {
 	}
 
 	r = checkSite(t, SiteOptions{Offline: true}, filepath.Join(dir, "sitemap.xml"))
-	r.has(t, "fetch-error", "/remote.xml", "--offline")
+	r.has(t, "fetch-error", "sitemap.xml", "1 of its 2 children are not in its folder and were not fetched (--offline), e.g. "+s.URL+"/remote.xml")
 	if s.hitCount("/remote.xml") != 1 {
 		t.Error("--offline fetched")
 	}
