@@ -34,6 +34,9 @@ func parseWants(t *testing.T, name string, data []byte) (expectation, string) {
 	t.Helper()
 	want := expectation{}
 	for i, line := range bytes.Split(data, []byte("\n")) {
+		if bytes.Count(line, []byte("<!-- want")) != len(wantRE.FindAllIndex(line, -1)) {
+			t.Errorf("%s:%d: malformed want comment (write <!-- want \"rule-id\" ... -->)", name, i+1)
+		}
 		for _, m := range wantRE.FindAllSubmatch(line, -1) {
 			for _, r := range ruleRE.FindAllSubmatch(m[1], -1) {
 				if Lookup(string(r[1])) == nil {
