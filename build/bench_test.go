@@ -3,7 +3,6 @@ package build
 import (
 	"context"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -82,13 +81,4 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(raw)*float64(b.N)/elapsed.Seconds(), "bytes/s")
 		})
 	}
-}
-
-// cpuTime returns the process's user + system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

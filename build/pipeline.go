@@ -376,13 +376,11 @@ func (p *pipeline) compress(c *child) error {
 		f.Close()
 		return fmt.Errorf("build: writing %s: %w", f.Name(), err)
 	}
-	old := c.tmp
+	// The plain temp file stays until the end, with the others (the
+	// syncer may still hold it open, which some systems do not allow
+	// removing).
 	c.tmp, c.gzip, c.disk = f.Name(), true, o.cw.n
 	p.syncq <- f
-	src.Close()
-	if err := os.Remove(old); err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
 	return nil
 }
 
