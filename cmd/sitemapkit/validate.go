@@ -18,8 +18,9 @@ import (
 )
 
 type validateOptions struct {
-	format string
-	site   lint.SiteOptions
+	format     string
+	maxPerRule int
+	site       lint.SiteOptions
 }
 
 func newValidateCommand(a *app) *cobra.Command {
@@ -82,6 +83,7 @@ EXIT STATUS
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	f.IntVar(&o.maxPerRule, "max-per-rule", 100, "list at most this many findings of one rule in one file (all are counted); 0: no limit")
 	addSiteFlags(f, &o.site)
 	return cmd
 }
@@ -101,6 +103,7 @@ type validateSummary struct {
 	Errors    int                  `json:"errors"`
 	Warnings  int                  `json:"warnings"`
 	Infos     int                  `json:"infos"`
+	Omitted   int                  `json:"omitted"` // findings counted but not listed (--max-per-rule)
 	ByRule    map[string]ruleCount `json:"by_rule"`
 }
 
@@ -112,36 +115,15 @@ type ruleCount struct {
 func runValidate(ctx context.Context, a *app, o *validateOptions, args []string) error {
 	var mu sync.Mutex
 	var diags []lint.Diagnostic
+	sum := validateSummary{ByRule: map[string]ruleCount{}}
+	shown := map[[2]string]int{}
+	omitted := map[[2]string]int{}
 	c := &lint.Checker{Report: func(d lint.Diagnostic) {
 		mu.Lock()
-		diags = append(diags, d)
-		mu.Unlock()
-	}}
-	files, err := lint.CheckSite(ctx, args, o.site, c)
-	if err != nil {
-		return err
-	}
-	sortDiagnostics(diags, files)
-
-	rep := validateReport{Files: files, Diagnostics: diags}
-	if rep.Files == nil {
-		rep.Files = []lint.FileResult{}
-	}
-	if rep.Diagnostics == nil {
-		rep.Diagnostics = []lint.Diagnostic{}
-	}
-	sum := &rep.Summary
-	sum.ByRule = map[string]ruleCount{}
-	sum.Files = len(files)
-	for _, f := range files {
-		if f.Read {
-			sum.FilesRead++
-			if f.Format != "sitemapindex" {
-				sum.URLs += f.URLs
-			}
-		}
-	}
-	for _, d := range diags {
+		defer mu.Unlock()
+		// Every finding is counted; only the first maxPerRule of a rule in
+		// a file are kept, so that a million-URL set with one mistake
+		// everywhere stays readable and in bounded memory.
 		switch d.Severity {
 		case lint.Error:
 			sum.Errors++
@@ -154,6 +136,46 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		rc.Severity = d.Severity
 		rc.Count++
 		sum.ByRule[d.Rule] = rc
+		key := [2]string{d.File, d.Rule}
+		if o.maxPerRule > 0 && shown[key] >= o.maxPerRule {
+			omitted[key]++
+			sum.Omitted++
+			return
+		}
+		shown[key]++
+		diags = append(diags, d)
+	}}
+	files, err := lint.CheckSite(ctx, args, o.site, c)
+	if err != nil {
+		return err
+	}
+	for key, n := range omitted {
+		rule := lint.Lookup(key[1])
+		diags = append(diags, lint.Diagnostic{File: key[0], Line: 1<<31 - 1, Rule: key[1], Severity: rule.Severity,
+			Message: fmt.Sprintf("%d more %s findings in this file not shown (--max-per-rule %d)", n, key[1], o.maxPerRule)})
+	}
+	sortDiagnostics(diags, files)
+	for i := range diags {
+		if diags[i].Line == 1<<31-1 {
+			diags[i].Line = 0
+		}
+	}
+
+	rep := validateReport{Files: files, Diagnostics: diags, Summary: sum}
+	if rep.Files == nil {
+		rep.Files = []lint.FileResult{}
+	}
+	if rep.Diagnostics == nil {
+		rep.Diagnostics = []lint.Diagnostic{}
+	}
+	rep.Summary.Files = len(files)
+	for _, f := range files {
+		if f.Read {
+			rep.Summary.FilesRead++
+			if f.Format != "sitemapindex" {
+				rep.Summary.URLs += f.URLs
+			}
+		}
 	}
 
 	w := bufio.NewWriter(a.stdout)
@@ -168,15 +190,15 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		for _, d := range diags {
 			fmt.Fprintln(w, d.String())
 		}
-		writeSummary(w, sum)
+		writeSummary(w, &rep.Summary)
 	}
 	if err := w.Flush(); err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing output: %w", err)}
 	}
 	switch {
-	case sum.FilesRead == 0:
+	case rep.Summary.FilesRead == 0:
 		return &exitError{code: exitUsage, err: errors.New("nothing could be read")}
-	case sum.Errors > 0:
+	case rep.Summary.Errors > 0:
 		return &exitError{code: exitInputErrors}
 	}
 	return nil

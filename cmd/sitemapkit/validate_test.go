@@ -163,6 +163,7 @@ func TestValidateJSON(t *testing.T) {
 			Errors    int `json:"errors"`
 			Warnings  int `json:"warnings"`
 			Infos     int `json:"infos"`
+			Omitted   int `json:"omitted"`
 			ByRule    map[string]struct {
 				Severity string
 				Count    int
@@ -315,5 +316,30 @@ func TestValidateMaxDepth(t *testing.T) {
 	_, out, _ = sk(t, "validate", w.URL+"/i0.xml")
 	if !strings.Contains(out, "3 files (3 read), 1 URL") {
 		t.Errorf("default depth reads the nested index's children:\n%s", out)
+	}
+}
+
+func TestValidateMaxPerRule(t *testing.T) {
+	dir := t.TempDir()
+	var entries []string
+	for i := range 7 {
+		entries = append(entries, fmt.Sprintf("<url><loc>%sp%d</loc><priority>7</priority></url>", vbase, i))
+	}
+	p := write(t, dir, "s.xml", xmlURLSet(entries...))
+	_, out, _ := sk(t, "validate", "--max-per-rule", "3", p)
+	if n := strings.Count(out, "error[invalid-priority]: priority"); n != 3 {
+		t.Errorf("%d invalid-priority lines listed, want 3:\n%s", n, out)
+	}
+	if !strings.Contains(out, p+": error[invalid-priority]: 4 more invalid-priority findings in this file not shown (--max-per-rule 3)") ||
+		!strings.Contains(out, "7 errors") {
+		t.Errorf("omitted findings must be counted and said:\n%s", out)
+	}
+	_, out, _ = sk(t, "validate", "--max-per-rule", "0", "--format", "json", p)
+	var rep validateReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Summary.Errors != 7 || rep.Summary.Omitted != 0 || len(rep.Diagnostics) < 7 {
+		t.Errorf("--max-per-rule 0 lists all: %+v", rep.Summary)
 	}
 }
