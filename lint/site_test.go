@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
 // site is a test web site on 127.0.0.1: paths to bodies, with {{.}}
@@ -549,4 +551,16 @@ func TestWalkOrderWithBoundedQueues(t *testing.T) {
 			t.Fatalf("concurrency %d: output out of order", conc)
 		}
 	}
+}
+
+func FuzzSniff(f *testing.F) {
+	for _, s := range []string{"<?xml version='1.0'?><urlset>", "<!-- x --><sitemapindex>", "https://a.example/\n", "<rss", "<a:feed xmlns:a='x'>", "\xef\xbb\xbf  <", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got := sniff(b)
+		if got == sitemap.FormatIndex && !bytes.Contains(b, []byte("sitemapindex")) {
+			t.Fatalf("sniff(%q) = index without the word", b)
+		}
+	})
 }
