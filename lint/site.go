@@ -121,6 +121,8 @@ type Site struct {
 	Done func(d *Document)
 
 	client   *fetch.Client
+	ua       string // UserAgent or its default
+	maxDepth int    // MaxDepth or its default
 	sem      chan struct{}
 	mu       sync.Mutex
 	reportMu sync.Mutex
@@ -160,9 +162,10 @@ func (s *Site) init() {
 	if ua == "" {
 		ua = fetch.UserAgent("")
 	}
-	s.UserAgent = ua
-	if s.MaxDepth <= 0 {
-		s.MaxDepth = 2
+	s.ua = ua
+	s.maxDepth = s.MaxDepth
+	if s.maxDepth <= 0 {
+		s.maxDepth = 2
 	}
 	s.client = &fetch.Client{UserAgent: ua, Timeout: s.Timeout, MaxBytes: s.MaxBytes, Transport: s.Transport}
 }
@@ -653,8 +656,8 @@ func (s *Site) open(ctx context.Context, d *Document) (io.ReadCloser, error) {
 		return nil, nil
 	}
 	e := s.robotsFor(ctx, u)
-	if !e.r.Allowed(s.UserAgent, d.Name) {
-		why := "disallowed for " + productName(s.UserAgent) + " by " + u.Scheme + "://" + u.Host + "/robots.txt"
+	if !e.r.Allowed(s.ua, d.Name) {
+		why := "disallowed for " + productName(s.ua) + " by " + u.Scheme + "://" + u.Host + "/robots.txt"
 		if e.why != "" {
 			why = e.why
 		}
@@ -728,7 +731,7 @@ func (s *Site) childItems(it *item) []*item {
 	if len(it.children) == 0 {
 		return nil
 	}
-	if d.Depth+1 > s.MaxDepth {
+	if d.Depth+1 > s.maxDepth {
 		s.report(NestedIndex, d.Name, 0, "index %d levels below the start; its %d children are not read", d.Depth, len(it.children))
 		return nil
 	}
@@ -902,18 +905,15 @@ type FileResult struct {
 // c, then calls c.Finish for the set-wide rules. Diagnostics go to
 // c.Report; the driver's own findings (HTTP errors, redirects, blocked
 // and cross-host sitemaps, robots.txt lines) too, through c.Reportf. The
-// results are in walk order. It returns an error only when ctx is done.
+// results are in walk order. opts.MaxBytes caps HTTP bodies after their
+// Content-Encoding is undone; a gzipped sitemap's own decompression is
+// capped by c.MaxBytes. It returns an error only when ctx is done.
 func CheckSite(ctx context.Context, starts []string, opts SiteOptions, c *Checker) ([]FileResult, error) {
 	s := &Site{SiteOptions: opts}
 	s.Report = func(d Diagnostic) {
 		if r := Lookup(d.Rule); r != nil {
 			c.Reportf(r, d.File, d.Line, d.Col, "%s", d.Message)
 		}
-	}
-	if c.MaxBytes == 0 && opts.MaxBytes > 0 {
-		// The reader's own cap matters for gzipped sitemaps, whose
-		// decompression the fetch cap does not see.
-		c.MaxBytes = opts.MaxBytes
 	}
 	var mu sync.Mutex
 	results := map[*Document]*DocResult{}

@@ -152,6 +152,7 @@ func checkSite(t *testing.T, opts SiteOptions, starts ...string) *siteResult {
 		res.diags = append(res.diags, d)
 		mu.Unlock()
 	}}
+	c.MaxBytes = opts.MaxBytes // the reader's cap, for gzipped sitemaps
 	if opts.Timeout == 0 {
 		opts.Timeout = 5 * time.Second
 	}
