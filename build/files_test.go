@@ -44,7 +44,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.xml"), []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(dir, "a.xml", ".sitemapkit-tmp-x.", []byte("new")); err != nil {
+	if err := writeFileAtomic(dir, "a.xml", ".sitemapkit-tmp-x.", []byte("new"), true); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "a.xml"))
@@ -57,7 +57,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "d.xml", "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(dir, "d.xml", ".sitemapkit-tmp-x.", []byte("new")); err == nil {
+	if err := writeFileAtomic(dir, "d.xml", ".sitemapkit-tmp-x.", []byte("new"), false); err == nil {
 		t.Fatal("rename over a folder succeeded")
 	}
 	assertNoTemps(t, dir)
