@@ -779,7 +779,10 @@ func (s *Site) childItems(it *item) []*item {
 			}
 			continue
 		}
-		if !cd.Local && d.URL != "" {
+		// Children on another host need their robots.txt's word, even
+		// when a copy lies beside a local index; offline, lint reports
+		// them instead (Checker.CrossSubmission is off).
+		if d.URL != "" && cd.URL != "" && !s.Offline {
 			if pu, err := url.Parse(d.URL); err == nil && pu.Host != "" {
 				cd.crossFrom = pu
 			}
@@ -805,7 +808,7 @@ func mustAbs(p string) string {
 // host names it (cross-submission). It then returns the scope URL for the
 // child's entries: the index's site, whose URLs they must be.
 func (s *Site) crossHostOK(ctx context.Context, d *Document) (scope string, ok bool) {
-	cu, err := url.Parse(d.Name)
+	cu, err := url.Parse(d.URL)
 	pu := d.crossFrom
 	if err != nil || strings.EqualFold(pu.Host, cu.Host) && pu.Scheme == cu.Scheme {
 		return d.URL, true
@@ -813,7 +816,7 @@ func (s *Site) crossHostOK(ctx context.Context, d *Document) (scope string, ok b
 	for _, host := range []*url.URL{cu, pu} {
 		e := s.robotsFor(ctx, host)
 		for _, sm := range e.r.Sitemaps {
-			if sm.URL == d.Name {
+			if sm.URL == d.URL {
 				return pu.Scheme + "://" + pu.Host + "/" + path.Base(cu.Path), true
 			}
 		}
@@ -910,6 +913,9 @@ type FileResult struct {
 // capped by c.MaxBytes. It returns an error only when ctx is done.
 func CheckSite(ctx context.Context, starts []string, opts SiteOptions, c *Checker) ([]FileResult, error) {
 	s := &Site{SiteOptions: opts}
+	// Online, the walk checks an index's children on other hosts against
+	// their robots.txt (cross-submission), so the checker leaves them be.
+	c.CrossSubmission = !opts.Offline
 	s.Report = func(d Diagnostic) {
 		if r := Lookup(d.Rule); r != nil {
 			c.Reportf(r, d.File, d.Line, d.Col, "%s", d.Message)
