@@ -437,63 +437,63 @@ func (b *Builder) fail(err error) error {
 
 // normalizeExtensions normalises the URLs of v's extensions, copying the
 // slices it changes into the Builder's scratch space.
-func (b *Builder) normalizeExtensions(v *sitemap.URL) error {
-	copied := false
-	for i := range v.Images {
-		n, err := loc.Normalize(v.Images[i].Loc)
-		if err != nil {
-			return b.refuse(err, "image:loc")
-		}
-		if n != v.Images[i].Loc {
-			if !copied {
-				b.images = append(b.images[:0], v.Images...)
-				v.Images, copied = b.images, true
-			}
-			v.Images[i].Loc = n
-		}
+func (b *Builder) normalizeExtensions(v *sitemap.URL) (err error) {
+	if v.Images, err = normalizeAll(b, v.Images, &b.images, imageURLs); err != nil {
+		return err
 	}
-	copied = false
-	for i := range v.Videos {
-		for _, f := range [...]struct {
-			name string
-			p    func(*sitemap.Video) *string
-		}{
-			{"video:thumbnail_loc", func(x *sitemap.Video) *string { return &x.ThumbnailLoc }},
-			{"video:content_loc", func(x *sitemap.Video) *string { return &x.ContentLoc }},
-			{"video:player_loc", func(x *sitemap.Video) *string { return &x.PlayerLoc }},
-		} {
-			s := *f.p(&v.Videos[i])
-			if s == "" && f.name != "video:thumbnail_loc" {
+	if v.Videos, err = normalizeAll(b, v.Videos, &b.videos, videoURLs); err != nil {
+		return err
+	}
+	v.Alternates, err = normalizeAll(b, v.Alternates, &b.alts, alternateURLs)
+	return err
+}
+
+// A urlField is a URL-valued field of an extension element.
+type urlField[T any] struct {
+	name     string // as a Violation names it
+	optional bool   // empty means absent
+	p        func(*T) *string
+}
+
+var (
+	imageURLs = []urlField[sitemap.Image]{
+		{"image:loc", false, func(x *sitemap.Image) *string { return &x.Loc }},
+	}
+	videoURLs = []urlField[sitemap.Video]{
+		{"video:thumbnail_loc", false, func(x *sitemap.Video) *string { return &x.ThumbnailLoc }},
+		{"video:content_loc", true, func(x *sitemap.Video) *string { return &x.ContentLoc }},
+		{"video:player_loc", true, func(x *sitemap.Video) *string { return &x.PlayerLoc }},
+	}
+	alternateURLs = []urlField[sitemap.Alternate]{
+		{"xhtml:link", false, func(x *sitemap.Alternate) *string { return &x.Href }},
+	}
+)
+
+// normalizeAll normalises fields of every element of xs (see
+// loc.Normalize: they may be on any host). On the first change it copies xs
+// into *scratch and changes the copy: the caller's slice is never written.
+func normalizeAll[T any](b *Builder, xs []T, scratch *[]T, fields []urlField[T]) ([]T, error) {
+	copied := false
+	for i := range xs {
+		for _, f := range fields {
+			s := *f.p(&xs[i])
+			if s == "" && f.optional {
 				continue
 			}
 			n, err := loc.Normalize(s)
 			if err != nil {
-				return b.refuse(err, f.name)
+				return xs, b.refuse(err, f.name)
 			}
 			if n != s {
 				if !copied {
-					b.videos = append(b.videos[:0], v.Videos...)
-					v.Videos, copied = b.videos, true
+					*scratch = append((*scratch)[:0], xs...)
+					xs, copied = *scratch, true
 				}
-				*f.p(&v.Videos[i]) = n
+				*f.p(&xs[i]) = n
 			}
 		}
 	}
-	copied = false
-	for i := range v.Alternates {
-		n, err := loc.Normalize(v.Alternates[i].Href)
-		if err != nil {
-			return b.refuse(err, "xhtml:link")
-		}
-		if n != v.Alternates[i].Href {
-			if !copied {
-				b.alts = append(b.alts[:0], v.Alternates...)
-				v.Alternates, copied = b.alts, true
-			}
-			v.Alternates[i].Href = n
-		}
-	}
-	return nil
+	return xs, nil
 }
 
 // write encodes v into the current child, starting the next one when it
