@@ -1100,3 +1100,19 @@ func TestExtensionURLsNormalised(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesReadableByAll checks that every published file, index and
+// children alike, can be read by a web server running as another user.
+func TestFilesReadableByAll(t *testing.T) {
+	dir := t.TempDir()
+	res := build(t, Options{Dir: dir, MaxURLs: 10, Gzip: true}, items(0, 25))
+	for _, f := range res.Files {
+		fi, err := os.Stat(filepath.Join(dir, f.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o044 != 0o044 {
+			t.Errorf("%s has mode %v: group and others cannot read it", f.Name, fi.Mode().Perm())
+		}
+	}
+}

@@ -29,9 +29,9 @@ const tempPrefix = ".sitemapkit-tmp-"
 // and each fsync costs a journal commit (milliseconds, far more on a busy
 // disk) on the path of every run.
 func writeFileAtomic(dir, name, prefix string, data []byte, durable bool) (err error) {
-	f, err := os.CreateTemp(dir, prefix+"*")
+	f, err := createTemp(dir, prefix)
 	if err != nil {
-		return fmt.Errorf("build: %w", err)
+		return err
 	}
 	tmp := f.Name()
 	defer func() {
@@ -58,6 +58,22 @@ func writeFileAtomic(dir, name, prefix string, data []byte, durable bool) (err e
 		return syncDir(dir)
 	}
 	return nil
+}
+
+// createTemp creates a temp file in dir that a web server running as
+// another user can read once it is renamed into place: os.CreateTemp makes
+// files 0600, and sitemaps are public.
+func createTemp(dir, prefix string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, prefix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	return f, nil
 }
 
 // commit renames a complete, synced temp file to dir/name and makes the

@@ -1,23 +1,28 @@
 package build
 
-import "github.com/sitemapkit/sitemapkit/sitemap"
+import (
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
 
 // noteLastmod keeps s if it is later than the child's latest lastmod. s
 // was accepted by the Writer, so it is a valid W3C datetime. Instants are
 // compared, not strings ("2024-05-01T23:00:00-05:00" is later than
 // "2024-05-02"), but the string is what the index writes: the child's own
-// value, never a time of our making.
+// value, never a time of our making. The value kept is a copy: s may be a
+// slice of a source's read buffer, which keeping would pin in memory.
 func (c *child) noteLastmod(s string) {
 	if s == "" || s == c.latest {
 		return
 	}
 	if c.latest == "" {
-		c.latest, c.latestOK = s, false
+		c.latest, c.latestOK = strings.Clone(s), false
 		return
 	}
 	if later, ok := laterSameLayout(s, c.latest); ok {
 		if later {
-			c.latest, c.latestOK = s, false
+			c.latest, c.latestOK = strings.Clone(s), false
 		}
 		return
 	}
@@ -28,13 +33,13 @@ func (c *child) noteLastmod(s string) {
 	if !c.latestOK {
 		lt, err := sitemap.ParseDate(c.latest)
 		if err != nil {
-			c.latest, c.latestOK, c.latestAt = s, true, t.UnixNano()
+			c.latest, c.latestOK, c.latestAt = strings.Clone(s), true, t.UnixNano()
 			return
 		}
 		c.latestOK, c.latestAt = true, lt.UnixNano()
 	}
 	if t.UnixNano() > c.latestAt {
-		c.latest, c.latestAt = s, t.UnixNano()
+		c.latest, c.latestAt = strings.Clone(s), t.UnixNano()
 	}
 }
 

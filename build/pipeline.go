@@ -190,9 +190,9 @@ func (p *pipeline) removeTemps() error {
 }
 
 func (p *pipeline) createTemp() (*os.File, error) {
-	f, err := os.CreateTemp(p.dir, p.prefix+"*")
+	f, err := createTemp(p.dir, p.prefix)
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, err
 	}
 	p.mu.Lock()
 	p.temps = append(p.temps, f.Name())
