@@ -35,6 +35,7 @@ const (
 	colPriority
 	colImage
 	colAlternate
+	colSitemap // where `sitemapkit read` found the URL: not a field of the URL
 )
 
 type column struct {
@@ -182,6 +183,8 @@ func (c *CSV) readHeader() error {
 			col.kind = colPriority
 		case lower == "image":
 			col.kind = colImage
+		case lower == "sitemap":
+			col.kind = colSitemap
 		case strings.HasPrefix(lower, "alternate:"):
 			col.kind = colAlternate
 			col.hreflang = strings.TrimSpace(name[len("alternate:"):])
@@ -192,7 +195,7 @@ func (c *CSV) readHeader() error {
 		case name == "":
 			return bad(i, "column %d has no name", i+1)
 		default:
-			return bad(i, "unknown column %q (want loc, lastmod, changefreq, priority, image or alternate:<hreflang>)", name)
+			return bad(i, "unknown column %q (want loc, lastmod, changefreq, priority, image, alternate:<hreflang> or sitemap)", name)
 		}
 		if col.kind != colImage {
 			if seen[lower] {

@@ -53,8 +53,9 @@ func (j *JSONL) decode(line string) (sitemap.URL, error) {
 	j.buf, rewritten = quoteNumbers(j.buf[:0], line)
 	dec := json.NewDecoder(bytes.NewReader(j.buf))
 	dec.DisallowUnknownFields()
-	var u sitemap.URL
-	err := dec.Decode(&u)
+	var rec jsonlRecord
+	err := dec.Decode(&rec)
+	u := rec.URL
 	if err == nil {
 		if off := dec.InputOffset(); len(bytes.TrimSpace(j.buf[off:])) > 0 {
 			col := 0
@@ -86,7 +87,9 @@ func (j *JSONL) decode(line string) (sitemap.URL, error) {
 		if te.Field == "" {
 			err = fmt.Errorf("%w: the line is a JSON %s, want an object", ErrJSON, te.Value)
 		} else {
-			err = fmt.Errorf("%w: field %q is a JSON %s, want %s", ErrJSON, te.Field, te.Value, kindName(te.Type))
+			// The URL is embedded in jsonlRecord: its fields' paths start "URL.".
+			field := strings.TrimPrefix(te.Field, "URL.")
+			err = fmt.Errorf("%w: field %q is a JSON %s, want %s", ErrJSON, field, te.Value, kindName(te.Type))
 		}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
@@ -103,6 +106,14 @@ func (j *JSONL) decode(line string) (sitemap.URL, error) {
 		err = fmt.Errorf("%w: %s", ErrJSON, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return sitemap.URL{}, j.fail(col, err)
+}
+
+// jsonlRecord is one line of JSONL input: a URL, and the "sitemap" field
+// that `sitemapkit read` adds to say where it found the URL, accepted so
+// that read's output feeds generate as it is, and otherwise ignored.
+type jsonlRecord struct {
+	sitemap.URL
+	Sitemap string `json:"sitemap"`
 }
 
 func (j *JSONL) fail(col int, err error) error {

@@ -21,8 +21,9 @@
 // RFC 4180, with a header row naming the columns. loc is required; lastmod,
 // changefreq and priority are optional; image may be repeated, one image
 // per non-empty cell; alternate:<hreflang> columns hold hreflang
-// alternates (alternate:de-DE, alternate:x-default). An unknown column is
-// an error: a misspelt header must not silently drop data.
+// alternates (alternate:de-DE, alternate:x-default). A sitemap column (the
+// file `sitemapkit read` found the URL in) is accepted and ignored. Any
+// other column is an error: a misspelt header must not silently drop data.
 //
 //	loc,lastmod,priority,image,image,alternate:de-DE
 //	https://www.example.com/p/1,2024-05-01,0.8,https://www.example.com/1.jpg,,https://www.example.com/de/p/1
@@ -32,7 +33,9 @@
 // One JSON object per line, with the field names of [sitemap.URL] (loc,
 // lastmod, changefreq, priority, images, videos, news, alternates) and of
 // the types it holds. A number is accepted wherever the field is a string
-// ("priority": 0.8, "duration": 600). An unknown field is an error.
+// ("priority": 0.8, "duration": 600). The "sitemap" field that
+// `sitemapkit read` adds is accepted and ignored, so read's output is
+// input here as it is. Any other field is an error.
 //
 //	{"loc":"https://www.example.com/a","lastmod":"2024-05-01","priority":0.8,"images":[{"loc":"https://www.example.com/a.jpg"}]}
 //

@@ -126,7 +126,7 @@ func TestCSVErrors(t *testing.T) {
 		fatal    bool
 	}{
 		{name: "unknown column", in: "loc,lastmode\nhttps://www.example.com/\n",
-			want: []string{`f.csv:1:5: bad CSV header: unknown column "lastmode" (want loc, lastmod, changefreq, priority, image or alternate:<hreflang>)`}, fatal: true},
+			want: []string{`f.csv:1:5: bad CSV header: unknown column "lastmode" (want loc, lastmod, changefreq, priority, image, alternate:<hreflang> or sitemap)`}, fatal: true},
 		{name: "no loc", in: "lastmod\n2024-01-01\n", want: []string{"f.csv:1:1: bad CSV header: no loc column"}, fatal: true},
 		{name: "twice", in: "loc,LOC\n", want: []string{`f.csv:1:5: bad CSV header: column "LOC" appears twice`}, fatal: true},
 		{name: "no hreflang", in: "loc,alternate:\n", want: []string{`f.csv:1:5: bad CSV header: column "alternate:" has no hreflang (e.g. alternate:de-DE)`}, fatal: true},
@@ -345,6 +345,22 @@ func TestAutoFormat(t *testing.T) {
 			if len(g.urls) != tc.n || len(g.errs) > 0 {
 				t.Errorf("%s: %d urls, errors %v", tc.file, len(g.urls), g.errs)
 			}
+		}
+	}
+}
+
+// TestReadOutputAccepted checks that the "sitemap" field and column that
+// `sitemapkit read` adds (where it found each URL) are accepted and
+// ignored, so read's output feeds generate as it is.
+func TestReadOutputAccepted(t *testing.T) {
+	want := []sitemap.URL{{Loc: "https://www.example.com/a", LastMod: "2024-05-01"}}
+	j := readAll(t, source.NewJSONL(strings.NewReader(
+		`{"loc":"https://www.example.com/a","lastmod":"2024-05-01","sitemap":"https://www.example.com/sitemap.xml"}`+"\n"), "r.jsonl"))
+	c := readAll(t, source.NewCSV(strings.NewReader(
+		"loc,lastmod,sitemap\nhttps://www.example.com/a,2024-05-01,https://www.example.com/sitemap.xml\n"), "r.csv"))
+	for name, g := range map[string]got{"jsonl": j, "csv": c} {
+		if len(g.errs) > 0 || !reflect.DeepEqual(g.urls, want) {
+			t.Errorf("%s: got %+v, errors %v; want %+v", name, g.urls, g.errs, want)
 		}
 	}
 }

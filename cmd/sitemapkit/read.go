@@ -43,13 +43,12 @@ order.
 Formats:
   jsonl  one JSON object per entry, with the field names of generate's JSONL
          input (loc, lastmod, changefreq, priority, images, videos, news,
-         alternates) plus "sitemap", the document it came from. generate
-         refuses unknown fields: use --no-source to feed the output back to
-         generate.
+         alternates) plus "sitemap", the document it came from (generate
+         accepts and ignores it, so the output feeds generate as it is).
   csv    a header row, then one row per entry: loc, lastmod, changefreq,
          priority, one image column per image (repeated header "image"),
          one alternate:<hreflang> column per language, and "sitemap" (unless
-         --no-source): generate's CSV input. Videos and news do not fit in
+         --no-source): generate's CSV input, as it is. Videos and news do not fit in
          CSV; use jsonl for them.
   text   one loc per line.
 
@@ -63,7 +62,7 @@ EXIT STATUS
   2  usage error, or nothing could be read`,
 		Example: `  sitemapkit read --format jsonl https://www.example.com/robots.txt
   sitemapkit read --format text public/sitemap.xml
-  sitemapkit read --format jsonl --no-source old/sitemap.xml > urls.jsonl
+  sitemapkit read --format jsonl old/sitemap.xml > urls.jsonl
   sitemapkit generate --base https://www.example.com/ --out public/ urls.jsonl`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -82,7 +81,7 @@ EXIT STATUS
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "jsonl", "output format: jsonl, csv or text")
-	f.BoolVar(&o.noSource, "no-source", false, `leave out the "sitemap" field/column (generate refuses it)`)
+	f.BoolVar(&o.noSource, "no-source", false, `leave out the "sitemap" field/column`)
 	addSiteFlags(f, &o.site)
 	return cmd
 }
