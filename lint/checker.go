@@ -296,7 +296,10 @@ func (d *docCheck) notice(n sitemap.Notice) {
 	}
 	switch rule {
 	case DeprecatedTag:
-		d.addOnce(rule, "notice:"+n.Msg, n.Pos, n.Msg)
+		// One warning per tag per file: the Reader words each tag's
+		// notice the same way every time, and no other once-key is a
+		// whole message.
+		d.addOnce(rule, n.Msg, n.Pos, n.Msg)
 		return
 	case MissingTag:
 		d.missing = append(d.missing, n.Msg)
@@ -333,11 +336,12 @@ func (d *docCheck) addOnce(rule *Rule, key string, pos sitemap.Position, msg str
 	d.onceOrder = append(d.onceOrder, key)
 }
 
-// fieldPos returns the position of field in the entry last read, or the
-// entry's own position when the Reader does not know the field's.
-func (d *docCheck) fieldPos(field string) sitemap.Position {
+// fieldPos returns the position of field (of the index-th image, video or
+// alternate, as sitemap.Violation.Index says) in the entry last read, or
+// the entry's own position when the Reader does not know the field's.
+func (d *docCheck) fieldPos(field string, index int) sitemap.Position {
 	if field != "" {
-		if p := d.r.FieldPos(field); p.Line > 0 {
+		if p := d.r.FieldPos(field, index); p.Line > 0 {
 			return p
 		}
 	}
@@ -349,7 +353,7 @@ func (d *docCheck) fieldPos(field string) sitemap.Position {
 // and the scope checks overlap: both find a relative URL).
 func (d *docCheck) violation(v *sitemap.Violation) {
 	for _, seen := range d.entry {
-		if seen.Rule == v.Rule && seen.Field == v.Field {
+		if seen.Rule == v.Rule && seen.Field == v.Field && seen.Index == v.Index {
 			return
 		}
 	}
@@ -368,7 +372,7 @@ func (d *docCheck) violation(v *sitemap.Violation) {
 		rule = InvalidURL // a rule the writer added without a lint rule; TestSitemapRulesRegistered catches it
 	}
 	// The diagnostic names the rule already: drop Error's " [rule]".
-	d.add(rule, d.fieldPos(v.Field), strings.TrimSuffix(v.Error(), " ["+v.Rule+"]"))
+	d.add(rule, d.fieldPos(v.Field, v.Index), strings.TrimSuffix(v.Error(), " ["+v.Rule+"]"))
 }
 
 // checkLoc applies the URL rules that the value checks do not: scope (when
@@ -431,7 +435,7 @@ func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
 	d.c.indexChildren.add(h)
 	d.c.mu.Unlock()
 	if !d.local.add(h) {
-		d.add(DuplicateURL, d.fieldPos("loc"), "sitemap listed twice in this index: "+u.Loc)
+		d.add(DuplicateURL, d.fieldPos("loc", 0), "sitemap listed twice in this index: "+u.Loc)
 	}
 }
 
@@ -455,46 +459,22 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	d.c.mu.Unlock()
 	switch {
 	case !newInFile:
-		d.add(DuplicateURL, d.fieldPos("loc"), "URL listed twice in this sitemap: "+u.Loc)
+		d.add(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
 	case !newInSet:
-		d.add(DuplicateURL, d.fieldPos("loc"), "URL already listed in another sitemap of this set: "+u.Loc)
+		d.add(DuplicateURL, d.fieldPos("loc", 0), "URL already listed in another sitemap of this set: "+u.Loc)
 	}
 
 	if u.ChangeFreq != "" {
-		d.addOnce(ChangefreqIgnored, "changefreq", d.fieldPos("changefreq"), "Google ignores <changefreq>")
+		d.addOnce(ChangefreqIgnored, "changefreq", d.fieldPos("changefreq", 0), "Google ignores <changefreq>")
 	}
 	if u.Priority != "" {
-		d.addOnce(PriorityIgnored, "priority", d.fieldPos("priority"), "Google ignores <priority>")
+		d.addOnce(PriorityIgnored, "priority", d.fieldPos("priority", 0), "Google ignores <priority>")
 	}
-	d.checkDeprecated(u)
 	if u.News != nil {
 		d.checkNews(u.News)
 	}
 	if len(u.Alternates) > 0 {
 		d.checkAlternates(u, pos)
-	}
-}
-
-// deprecatedImage and deprecatedVideo name the tags Google deprecated in
-// 2022 that the URL type carries; the Reader reports the others (tvshow,
-// player_loc's attributes) as notices.
-func (d *docCheck) checkDeprecated(u *sitemap.URL) {
-	for _, im := range u.Images {
-		d.deprecated("image:caption", im.Caption != "")
-		d.deprecated("image:geo_location", im.GeoLocation != "")
-		d.deprecated("image:title", im.Title != "")
-		d.deprecated("image:license", im.License != "")
-	}
-	for _, v := range u.Videos {
-		d.deprecated("video:category", v.Category != "")
-		d.deprecated("video:gallery_loc", v.GalleryLoc != "")
-		d.deprecated("video:price", len(v.Prices) > 0)
-	}
-}
-
-func (d *docCheck) deprecated(field string, present bool) {
-	if present {
-		d.addOnce(DeprecatedTag, field, d.fieldPos(field), "<"+field+"> is deprecated by Google and has no effect since 2022-08-06; remove it")
 	}
 }
 
@@ -515,7 +495,7 @@ func (d *docCheck) checkNews(n *sitemap.News) {
 		return // reported by the value checks
 	}
 	if age := d.now.Sub(t); age > newsMaxAge {
-		d.add(NewsTooOld, d.fieldPos("news:publication_date"),
+		d.add(NewsTooOld, d.fieldPos("news:publication_date", 0),
 			fmt.Sprintf("article published %s is more than two days old; Google News wants only the last two days' articles", n.PublicationDate))
 	}
 }
@@ -531,10 +511,10 @@ func (d *docCheck) checkAlternates(u *sitemap.URL, pos sitemap.Position) {
 		}
 	}
 	if !self {
-		d.add(HreflangMissingSelf, d.fieldPos("xhtml:link"), "hreflang alternates do not include the page itself ("+u.Loc+")")
+		d.add(HreflangMissingSelf, d.fieldPos("xhtml:link", 0), "hreflang alternates do not include the page itself ("+u.Loc+")")
 	}
 	if !xDefault {
-		d.addOnce(HreflangMissingXDefault, "x-default", d.fieldPos("xhtml:link"), "URLs with hreflang alternates have no x-default alternate")
+		d.addOnce(HreflangMissingXDefault, "x-default", d.fieldPos("xhtml:link", 0), "URLs with hreflang alternates have no x-default alternate")
 	}
 }
 

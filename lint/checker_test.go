@@ -458,3 +458,34 @@ func TestCrossSubmission(t *testing.T) {
 		}
 	}
 }
+
+// TestDeprecatedTagsOncePerFile: the Reader's deprecated-tag notices become
+// one warning per tag per file, at the first occurrence, counting the rest.
+func TestDeprecatedTagsOncePerFile(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "video.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, diags := run(t, "video.xml", "https://www.example.com/video.xml", data)
+	var got []string
+	for _, d := range diags {
+		if d.Rule == DeprecatedTag.Name {
+			if d.Severity != Warning {
+				t.Errorf("%v: severity %v, want warning", d, d.Severity)
+			}
+			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+		}
+	}
+	const tail = " is deprecated by Google and has no effect since 2022-08-06; remove it"
+	want := []string{
+		"59 the autoplay attribute of <video:player_loc>" + tail + " (2 times in this file)",
+		"59 the allow_embed attribute of <video:player_loc>" + tail,
+		"60 <video:category>" + tail + " (2 times in this file)",
+		"61 <video:gallery_loc>" + tail,
+		"62 <video:price>" + tail,
+		"63 <video:tvshow>" + tail + " (2 times in this file)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("deprecated-tag diagnostics:\n got %q\nwant %q", got, want)
+	}
+}

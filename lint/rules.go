@@ -94,7 +94,7 @@ var (
 		"More than 1,000 news URLs in one sitemap\nGoogle: a sitemap may have up to 1,000 news:news tags; split it.")
 	NewsTooOld = newRule("news-too-old", Warning, "",
 		"News article older than two days\nGoogle: \"Only include recent URLs for articles that were created in the last two days\". Remove the URL or its news:news block.")
-	DeprecatedTag = newRule("deprecated-tag", Warning, "",
+	DeprecatedTag = newRule(sitemap.RuleDeprecatedTag, Warning, "",
 		"Tag deprecated by Google\nSince August 6, 2022 these have no effect: image:caption, image:geo_location, image:title, image:license, video:category, video:gallery_loc, video:price, video:tvshow, and player_loc's autoplay and allow_embed. Reported once per tag per file.")
 
 	// hreflang alternates.

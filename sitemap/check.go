@@ -41,17 +41,32 @@ func (u *URL) check(report func(*Violation), strict bool) {
 	if u.Priority != "" && !decimalIn(u.Priority, 1) {
 		bad(report, RuleInvalidPriority, "priority", u.Priority, "not a decimal from 0.0 to 1.0")
 	}
-	if len(u.Images) > 0 {
-		checkImages(report, u.Images)
+	if len(u.Images) == 0 && len(u.Videos) == 0 && u.News == nil && len(u.Alternates) == 0 {
+		return
 	}
-	for i := range u.Videos {
-		checkVideo(report, &u.Videos[i], u.Loc)
+	// Extension violations say which image, video or alternate they are
+	// about (Violation.Index); the closure does not escape.
+	index := 0
+	indexed := func(v *Violation) {
+		v.Index = index
+		report(v)
+	}
+	if len(u.Images) > MaxImages {
+		index = MaxImages // the first one too many
+		bad(indexed, RuleTooManyImages, "image:image", "",
+			strconv.Itoa(len(u.Images))+" images; a <url> may carry at most 1,000: keep the most important")
+	}
+	for index = range u.Images {
+		checkImage(indexed, &u.Images[index])
+	}
+	for index = range u.Videos {
+		checkVideo(indexed, &u.Videos[index], u.Loc)
 	}
 	if u.News != nil {
 		checkNews(report, u.News)
 	}
-	for i := range u.Alternates {
-		checkAlternate(report, &u.Alternates[i])
+	for index = range u.Alternates {
+		checkAlternate(indexed, &u.Alternates[index])
 	}
 }
 
@@ -97,24 +112,17 @@ func checkDate(report func(*Violation), field, s string, min dateForm) {
 	}
 }
 
-func checkImages(report func(*Violation), images []Image) {
-	if len(images) > MaxImages {
-		bad(report, RuleTooManyImages, "image:image", "",
-			strconv.Itoa(len(images))+" images; a <url> may carry at most 1,000: keep the most important")
+func checkImage(report func(*Violation), im *Image) {
+	if im.Loc == "" {
+		bad(report, RuleImage, "image:loc", "", "missing; every <image:image> needs the image's URL")
+	} else {
+		checkURI(report, RuleImage, "image:loc", im.Loc)
 	}
-	for i := range images {
-		im := &images[i]
-		if im.Loc == "" {
-			bad(report, RuleImage, "image:loc", "", "missing; every <image:image> needs the image's URL")
-		} else {
-			checkURI(report, RuleImage, "image:loc", im.Loc)
-		}
-		checkText(report, "image:caption", im.Caption)
-		checkText(report, "image:geo_location", im.GeoLocation)
-		checkText(report, "image:title", im.Title)
-		if im.License != "" {
-			checkURI(report, RuleImage, "image:license", im.License)
-		}
+	checkText(report, "image:caption", im.Caption)
+	checkText(report, "image:geo_location", im.GeoLocation)
+	checkText(report, "image:title", im.Title)
+	if im.License != "" {
+		checkURI(report, RuleImage, "image:license", im.License)
 	}
 }
 

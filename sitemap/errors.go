@@ -39,6 +39,7 @@ const (
 	RuleElementOrder       = "element-order"       // elements not in the order the schema demands
 	RuleMissingTag         = "missing-tag"         // a required element is missing (e.g. <url> without <loc>)
 	RuleDoctype            = "doctype-not-allowed" // DOCTYPE or entity declarations (XXE, billion laughs)
+	RuleDeprecatedTag      = "deprecated-tag"      // a tag or attribute Google deprecated in 2022 (read, but it has no effect)
 )
 
 // A Violation is a value that breaks a protocol rule. The Writer returns one
@@ -46,6 +47,11 @@ const (
 type Violation struct {
 	Rule  string // one of the Rule… IDs
 	Field string // the element or attribute, e.g. "lastmod", "image:loc", "video:duration"
+	// Index says which of the URL's images, videos or alternates the field
+	// belongs to (0 for the first, and for fields of the URL itself or of
+	// its news), so that a checker can place the problem with
+	// Reader.FieldPos(Field, Index).
+	Index int
 	Value string // the offending value, possibly shortened
 	Msg   string // what is wrong, for people
 }

@@ -18,12 +18,16 @@ type Position struct {
 
 // A Notice is a departure from the protocol that a Reader tolerated and
 // read past: the entries around it are still returned. Rule is one of the
-// Rule… IDs (RuleLeadingWhitespace, RuleIncorrectNamespace, RuleUnknownTag,
-// RuleElementOrder, RuleMissingTag, RuleInvalidCharacter, RuleInvalidURL
-// for a line of a text sitemap that is not a URL, RuleParseError for
-// damage the Reader recovers from: an undefined entity, a bare '&', an
-// undeclared namespace prefix, text where only elements belong, content
-// after the root element).
+// Rule… IDs: RuleLeadingWhitespace, RuleIncorrectNamespace, RuleUnknownTag,
+// RuleElementOrder, RuleMissingTag, RuleInvalidCharacter; RuleInvalidURL
+// for a line of a text sitemap that is not a URL; RuleDeprecatedTag for
+// each tag or attribute Google deprecated in 2022 (image:caption,
+// image:geo_location, image:title, image:license, video:category,
+// video:gallery_loc, video:price, video:tvshow, and video:player_loc's
+// autoplay and allow_embed), which is read all the same where the URL type
+// has a field for it; RuleParseError for damage the Reader recovers from:
+// an undefined entity, a bare '&', an undeclared namespace prefix, text
+// where only elements belong, content after the root element.
 type Notice struct {
 	Pos  Position
 	Rule string
@@ -77,8 +81,9 @@ type Reader struct {
 	comp    string
 	err     error // sticky: io.EOF or the error that stopped reading
 	u       *URL
-	have    bool   // an entry was returned and its marks are current
-	fields  [4]int // mark of loc, lastmod, changefreq, priority; -1 when absent
+	have    bool        // an entry was returned and its marks are current
+	fields  [4]int      // mark of loc, lastmod, changefreq, priority; -1 when absent
+	ext     []fieldMark // marks of the entry's extension elements, in document order
 	vals    []byte
 	scratch []byte
 
@@ -110,6 +115,7 @@ func (r *Reader) Read() (*URL, error) {
 		return nil, r.err
 	}
 	r.have = false
+	r.ext = r.ext[:0]
 	if !r.started {
 		r.started = true
 		if err := r.start(); err != nil {
@@ -165,12 +171,32 @@ func (r *Reader) Pos() Position {
 }
 
 // FieldPos returns the position of a field of the entry last returned by
-// Read, like encoding/csv's FieldPos: for "loc", "lastmod", "changefreq"
-// and "priority", the start of the element (the <link> of a feed, the URL
-// of a text line); for a field the entry does not carry, or any other name
-// (an extension's), the entry's position, as Pos. It returns the zero
-// Position when the last Read returned no entry.
-func (r *Reader) FieldPos(field string) Position {
+// Read, like encoding/csv's FieldPos: the start of the field's element.
+// Fields are named as [Violation.Field] names them, and index says which
+// image, video or alternate of the entry, as [Violation.Index] does (0 for
+// the first, and for fields that do not repeat):
+//
+//   - "loc", "lastmod", "changefreq" and "priority" (for a feed, its
+//     <link> and date; for a text sitemap, the URL on its line);
+//   - "image:image" and its children ("image:loc", "image:caption", …);
+//   - "video:video" and its children ("video:thumbnail_loc",
+//     "video:duration", …; for one that repeats, "video:tag" or
+//     "video:price", the first of that video);
+//   - "news:news", "news:publication" and their children ("news:name",
+//     "news:publication_date", "news:title", …);
+//   - "xhtml:link", the index-th hreflang alternate read into
+//     URL.Alternates.
+//
+// An attribute's position is its element's: "video:player_loc@autoplay"
+// is at <video:player_loc>. For a field the entry does not carry (say, a
+// missing "image:loc"), FieldPos returns the position of the element that
+// should hold it (the <image:image>), and for any other name, or a field
+// with nothing to hold it, the entry's position, as Pos. It returns the
+// zero Position when the last Read returned no entry.
+//
+// The Reader records only byte offsets while reading; lines and columns are
+// counted when asked for.
+func (r *Reader) FieldPos(field string, index int) Position {
 	if !r.have {
 		return Position{}
 	}
@@ -184,6 +210,8 @@ func (r *Reader) FieldPos(field string) Position {
 		i = r.fields[2]
 	case "priority":
 		i = r.fields[3]
+	default:
+		i = r.extMark(field, index)
 	}
 	if i < 0 {
 		i = 0

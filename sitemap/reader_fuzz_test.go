@@ -78,9 +78,34 @@ func FuzzReader(f *testing.F) {
 					t.Fatalf("entry %d at %+v after %+v", i, p, last)
 				}
 				for _, f := range []string{"loc", "lastmod", "changefreq", "priority"} {
-					if fp := r.FieldPos(f); fp.Line < p.Line || fp.Offset < p.Offset {
+					if fp := r.FieldPos(f, 0); fp.Line < p.Line || fp.Offset < p.Offset {
 						t.Fatalf("field %s at %+v before its entry at %+v", f, fp, p)
 					}
+				}
+				// Extension fields lie within their entry, after the
+				// element that holds them.
+				end := r.InputOffset()
+				within := func(field string, i int, after sitemap.Position) sitemap.Position {
+					fp := r.FieldPos(field, i)
+					if fp.Line < after.Line || fp.Offset < after.Offset || fp.Offset >= end || fp.Col < 1 {
+						t.Fatalf("%s[%d] at %+v: not within %+v..%d", field, i, fp, after, end)
+					}
+					return fp
+				}
+				for j := range u.Images {
+					within("image:loc", j, within("image:image", j, p))
+				}
+				for j := range u.Videos {
+					vp := within("video:video", j, p)
+					for _, f := range []string{"video:thumbnail_loc", "video:title", "video:content_loc", "video:tag", "video:restriction@relationship"} {
+						within(f, j, vp)
+					}
+				}
+				if u.News != nil {
+					within("news:name", 0, within("news:news", 0, p))
+				}
+				for j := range u.Alternates {
+					within("xhtml:link", j, p)
 				}
 				last = p
 			}

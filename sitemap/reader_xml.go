@@ -3,6 +3,7 @@ package sitemap
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // readXML returns the next entry of an XML document.
@@ -339,11 +340,95 @@ func (r *Reader) extension(u *URL, t *tagInfo) error {
 	return s.skip()
 }
 
+// A fieldMark is where an extension element of the entry being read
+// starts: the index-th (image, video, alternate) element named name, at the
+// scanner's mark. Names are the Violation.Field names; they come from the
+// tables below, so recording one allocates nothing.
+type fieldMark struct {
+	name  string
+	index int
+	mark  int
+}
+
+// markExt records the start (at off) of the extension element name of the
+// index-th image, video or alternate, for FieldPos.
+func (r *Reader) markExt(name string, index int, off int64) {
+	r.ext = append(r.ext, fieldMark{name: name, index: index, mark: r.s.mark(off)})
+}
+
+// extMark returns the mark of field (an attribute's is its element's) of
+// the index-th image, video or alternate, or of the element that holds
+// the field when it is absent; -1 when neither was read.
+func (r *Reader) extMark(field string, index int) int {
+	if i := strings.IndexByte(field, '@'); i >= 0 {
+		field = field[:i]
+	}
+	for field != "" {
+		for _, m := range r.ext {
+			if m.index == index && m.name == field {
+				return m.mark
+			}
+		}
+		field = extParent(field)
+	}
+	return -1
+}
+
+// extParent names the element that holds an extension field: the
+// fallback when the field itself is missing.
+func extParent(field string) string {
+	switch field {
+	case "image:image", "video:video", "news:news", "xhtml:link":
+		return ""
+	case "news:name", "news:language":
+		return "news:publication"
+	}
+	prefix, _, _ := strings.Cut(field, ":")
+	switch prefix {
+	case "image":
+		return "image:image"
+	case "video":
+		return "video:video"
+	case "news":
+		return "news:news"
+	}
+	return ""
+}
+
+// deprecatedMsgs are the notices for the tags and attributes Google
+// deprecated on 2022-05-06 (PROTOCOL.md §3.3, §3.4, §3.8), by field name.
+// The Reader reads them as it reads any field; the notice lets a checker
+// warn that they do nothing.
+var deprecatedMsgs = func() map[string]string {
+	const tail = " is deprecated by Google and has no effect since 2022-08-06; remove it"
+	m := map[string]string{}
+	for _, f := range []string{"image:caption", "image:geo_location", "image:title", "image:license",
+		"video:category", "video:gallery_loc", "video:price", "video:tvshow"} {
+		m[f] = "<" + f + ">" + tail
+	}
+	for _, a := range []string{"autoplay", "allow_embed"} {
+		m["video:player_loc@"+a] = "the " + a + " attribute of <video:player_loc>" + tail
+	}
+	return m
+}()
+
+// deprecated notices the deprecated field (a key of deprecatedMsgs) at off.
+func (r *Reader) deprecated(off int64, field string) {
+	if r.OnNotice != nil {
+		r.notify(off, RuleDeprecatedTag, deprecatedMsgs[field])
+	}
+}
+
 var imageFields = map[string]int{"loc": 0, "caption": 1, "geo_location": 2, "title": 3, "license": 4}
+
+// imageNames are the Violation.Field names of imageFields.
+var imageNames = [...]string{"image:loc", "image:caption", "image:geo_location", "image:title", "image:license"}
 
 func (r *Reader) image(u *URL) error {
 	s := &r.s
 	off, qname := s.tag.off, string(s.tag.qname)
+	index := len(u.Images)
+	r.markExt("image:image", index, off)
 	var img Image
 	last := -1
 	err := r.children(func(t *tagInfo) error {
@@ -353,6 +438,10 @@ func (r *Reader) image(u *URL) error {
 			return s.skip()
 		}
 		r.outOfOrder(t, f, &last, false)
+		r.markExt(imageNames[f], index, t.off)
+		if f > 0 {
+			r.deprecated(t.off, imageNames[f])
+		}
 		v, err := r.leaf()
 		if err != nil {
 			return err
@@ -390,8 +479,19 @@ var videoFields = map[string]int{
 	"platform": 20, "live": 21, "id": 22,
 }
 
+// videoNames are the Violation.Field names of videoFields.
+var videoNames = [...]string{
+	"video:thumbnail_loc", "video:title", "video:description", "video:content_loc", "video:player_loc",
+	"video:duration", "video:expiration_date", "video:rating", "video:content_segment_loc", "video:view_count",
+	"video:publication_date", "video:tag", "video:category", "video:family_friendly", "video:restriction",
+	"video:gallery_loc", "video:price", "video:requires_subscription", "video:uploader", "video:tvshow",
+	"video:platform", "video:live", "video:id",
+}
+
 func (r *Reader) video(u *URL) error {
 	s := &r.s
+	index := len(u.Videos)
+	r.markExt("video:video", index, s.tag.off)
 	var v Video
 	last := -1
 	err := r.children(func(t *tagInfo) error {
@@ -401,11 +501,22 @@ func (r *Reader) video(u *URL) error {
 			return s.skip()
 		}
 		r.outOfOrder(t, f, &last, f == 8 || f == 11 || f == 16 || f == 22)
+		switch f {
+		case 12, 15, 16, 19: // category, gallery_loc, price, tvshow
+			r.deprecated(t.off, videoNames[f])
+		}
 		// Attributes first: reading the text scans past them.
 		var a1, a2, a3 string
 		switch f {
 		case 8, 19, 22: // content_segment_loc, tvshow, id: no field in Video
 			return s.skip()
+		case 4:
+			if _, ok := s.attr("autoplay"); ok {
+				r.deprecated(t.off, "video:player_loc@autoplay")
+			}
+			if _, ok := s.attr("allow_embed"); ok {
+				r.deprecated(t.off, "video:player_loc@allow_embed")
+			}
 		case 14, 20:
 			a1, _ = r.attr("relationship")
 		case 16:
@@ -415,6 +526,7 @@ func (r *Reader) video(u *URL) error {
 		case 18:
 			a1, _ = r.attr("info")
 		}
+		r.markExt(videoNames[f], index, t.off)
 		val, err := r.leaf()
 		if err != nil {
 			return err
@@ -474,8 +586,14 @@ var newsFields = map[string]int{
 	"publication": 0, "access": 1, "genres": 2, "publication_date": 3, "title": 4, "keywords": 5, "stock_tickers": 6,
 }
 
+// newsNames are the Violation.Field names of newsFields.
+var newsNames = [...]string{
+	"news:publication", "news:access", "news:genres", "news:publication_date", "news:title", "news:keywords", "news:stock_tickers",
+}
+
 func (r *Reader) news(u *URL) error {
 	s := &r.s
+	r.markExt("news:news", 0, s.tag.off)
 	n := new(News)
 	last := -1
 	err := r.children(func(t *tagInfo) error {
@@ -485,6 +603,7 @@ func (r *Reader) news(u *URL) error {
 			return s.skip()
 		}
 		r.outOfOrder(t, f, &last, false)
+		r.markExt(newsNames[f], 0, t.off)
 		if f == 0 {
 			return r.publication(&n.Publication)
 		}
@@ -524,11 +643,12 @@ func (r *Reader) publication(p *Publication) error {
 			r.unknown(t)
 			return s.skip()
 		}
-		f := 0
+		f, name := 0, "news:name"
 		if local == "language" {
-			f = 1
+			f, name = 1, "news:language"
 		}
 		r.outOfOrder(t, f, &last, false)
+		r.markExt(name, 0, t.off)
 		val, err := r.leaf()
 		if f == 0 {
 			p.Name = val
@@ -552,6 +672,7 @@ func (r *Reader) link(u *URL) error {
 		if href == "" {
 			r.warn(t.off, RuleMissingTag, fmt.Sprintf("<%s rel=\"alternate\" hreflang=%q> without href (not read)", t.qname, lang))
 		} else {
+			r.markExt("xhtml:link", len(u.Alternates), t.off)
 			u.Alternates = append(u.Alternates, Alternate{Hreflang: lang, Href: href})
 		}
 	}
