@@ -109,3 +109,44 @@ func BenchmarkReadGzipReuse(b *testing.B) {
 	_, gz := rdBenchCorpus()
 	rdBenchRead(b, gz, true)
 }
+
+// BenchmarkReadExtensions reads 100,000 URLs that each carry two images
+// and two hreflang alternates: the cost of extensions, and of recording
+// where each one starts (for FieldPos).
+func BenchmarkReadExtensions(b *testing.B) {
+	const n = 100000
+	doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	for i := range n {
+		s := strconv.Itoa(i)
+		doc = append(doc, "<url><loc>https://www.example.com/en/p-"+s+"</loc>"+
+			"<image:image><image:loc>https://cdn.example.com/"+s+"-1.jpg</image:loc></image:image>"+
+			"<image:image><image:loc>https://cdn.example.com/"+s+"-2.jpg</image:loc></image:image>"+
+			`<xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/p-`+s+`"/>`+
+			`<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/p-`+s+`"/></url>`+"\n"...)
+	}
+	doc = append(doc, "</urlset>\n"...)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := sitemap.NewReader(bytes.NewReader(doc))
+		r.ReuseURL = true
+		k := 0
+		for {
+			u, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(u.Images) != 2 || len(u.Alternates) != 2 {
+				b.Fatalf("entry %d: %+v", k, u)
+			}
+			k++
+		}
+		if k != n {
+			b.Fatalf("read %d URLs, want %d", k, n)
+		}
+	}
+	b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
+}
