@@ -205,8 +205,9 @@ type docCheck struct {
 	tooLarge   bool                 // file-too-large already reported
 	once       map[string]*onceDiag // aggregated per-document findings, by key
 	onceOrder  []string
-	entry      []sitemap.Violation // this entry's findings so far, to drop repeats
-	missing    []string            // missing-tag notices since the last entry
+	entry      []findingKey            // this entry's findings so far, to drop repeats
+	entrySet   map[findingKey]struct{} // the same once entry is long: a URL with thousands of bad images
+	missing    []string                // distinct missing-tag notices since the last entry (at most maxMissing)
 }
 
 // onceDiag is a finding reported once per document, at its first place,
@@ -302,7 +303,9 @@ func (d *docCheck) notice(n sitemap.Notice) {
 		d.addOnce(rule, n.Msg, n.Pos, n.Msg)
 		return
 	case MissingTag:
-		d.missing = append(d.missing, n.Msg)
+		if len(d.missing) < maxMissing && !slices.Contains(d.missing, n.Msg) {
+			d.missing = append(d.missing, n.Msg)
+		}
 	}
 	d.add(rule, n.Pos, n.Msg)
 }
@@ -348,14 +351,59 @@ func (d *docCheck) fieldPos(field string, index int) sitemap.Position {
 	return d.r.Pos()
 }
 
-// violation reports v, found in the entry last read, unless the same rule
-// was already reported for the same field of this entry (the value checks
-// and the scope checks overlap: both find a relative URL).
-func (d *docCheck) violation(v *sitemap.Violation) {
-	for _, seen := range d.entry {
-		if seen.Rule == v.Rule && seen.Field == v.Field && seen.Index == v.Index {
-			return
+// findingKey is a violation's rule and place within an entry.
+type findingKey struct {
+	rule, field string
+	index       int
+}
+
+// The bounds that keep a pathological entry (one <url> with a million
+// images, each wrong) linear: past maxEntryScan findings the entry's are
+// kept in a map; past maxMissing distinct missing-tag notices, a
+// violation may repeat one.
+const (
+	maxEntryScan = 32
+	maxMissing   = 16
+)
+
+// seen reports whether k was found in this entry already.
+func (d *docCheck) seen(k findingKey) bool {
+	if d.entrySet != nil {
+		_, ok := d.entrySet[k]
+		return ok
+	}
+	return slices.Contains(d.entry, k)
+}
+
+// record notes k as found in this entry.
+func (d *docCheck) record(k findingKey) {
+	if d.entrySet != nil {
+		d.entrySet[k] = struct{}{}
+		return
+	}
+	d.entry = append(d.entry, k)
+	if len(d.entry) > maxEntryScan {
+		d.entrySet = make(map[findingKey]struct{}, 2*len(d.entry))
+		for _, e := range d.entry {
+			d.entrySet[e] = struct{}{}
 		}
+	}
+}
+
+// resetEntry forgets the findings of the entry before.
+func (d *docCheck) resetEntry() {
+	d.entry = d.entry[:0]
+	d.entrySet = nil
+}
+
+// violation reports v, found in the entry last read, unless the same rule
+// was already reported for the same field of the same image, video or
+// alternate of this entry (the value checks and the scope checks overlap:
+// both find a relative URL).
+func (d *docCheck) violation(v *sitemap.Violation) {
+	k := findingKey{v.Rule, v.Field, v.Index}
+	if d.seen(k) {
+		return
 	}
 	if v.Value == "" {
 		// The Reader noticed the element missing already (e.g. "<image:image>
@@ -366,7 +414,7 @@ func (d *docCheck) violation(v *sitemap.Violation) {
 			}
 		}
 	}
-	d.entry = append(d.entry, *v)
+	d.record(k)
 	rule := Lookup(v.Rule)
 	if rule == nil {
 		rule = InvalidURL // a rule the writer added without a lint rule; TestSitemapRulesRegistered catches it
@@ -421,7 +469,7 @@ func (d *docCheck) locViolation(raw string, err error, otherHostOK bool) {
 const minLocLen = 12
 
 func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
-	d.entry = d.entry[:0]
+	d.resetEntry()
 	defer func() { d.missing = d.missing[:0] }()
 	if d.res.Entries == sitemap.MaxURLs+1 {
 		d.add(TooManySitemaps, d.r.Pos(), fmt.Sprintf("more than %d sitemaps in one index; split it into several indexes", sitemap.MaxURLs))
@@ -440,7 +488,7 @@ func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
 }
 
 func (d *docCheck) checkURL(u *sitemap.URL) {
-	d.entry = d.entry[:0]
+	d.resetEntry()
 	defer func() { d.missing = d.missing[:0] }()
 	pos := d.r.Pos()
 	if d.res.Entries == sitemap.MaxURLs+1 {

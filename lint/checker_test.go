@@ -489,3 +489,34 @@ func TestDeprecatedTagsOncePerFile(t *testing.T) {
 		t.Errorf("deprecated-tag diagnostics:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestEveryBadImageAtItsLine: each of a URL's images is judged on its own,
+// at its own line, however many there are (past the point where the
+// entry's findings move to a map).
+func TestEveryBadImageAtItsLine(t *testing.T) {
+	const n = 3 * maxEntryScan
+	var b strings.Builder
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">` + "\n")
+	b.WriteString("<url><loc>https://www.example.com/p</loc>\n")
+	for i := range n {
+		// Image i starts on line 3+2i, its <image:loc> on the next; every
+		// third is relative.
+		loc := fmt.Sprintf("https://www.example.com/%d.jpg", i)
+		if i%3 == 0 {
+			loc = fmt.Sprintf("/%d.jpg", i)
+		}
+		fmt.Fprintf(&b, "<image:image>\n  <image:loc>%s</image:loc></image:image>\n", loc)
+	}
+	b.WriteString("</url></urlset>\n")
+	_, diags := run(t, "s.xml", "https://www.example.com/sitemap.xml", []byte(b.String()))
+	var got, want []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%d:%d %s", d.Line, d.Col, d.Rule))
+	}
+	for i := 0; i < n; i += 3 {
+		want = append(want, fmt.Sprintf("%d:3 %s", 3+2*i+1, InvalidImage.Name))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n got %q\nwant %q", got, want)
+	}
+}

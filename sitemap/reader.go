@@ -81,9 +81,9 @@ type Reader struct {
 	comp    string
 	err     error // sticky: io.EOF or the error that stopped reading
 	u       *URL
-	have    bool        // an entry was returned and its marks are current
-	fields  [4]int      // mark of loc, lastmod, changefreq, priority; -1 when absent
-	ext     []fieldMark // marks of the entry's extension elements, in document order
+	have    bool                  // an entry was returned and its marks are current
+	fields  [4]int                // mark of loc, lastmod, changefreq, priority; -1 when absent
+	ext     [extKinds][]fieldMark // marks of the entry's images, videos, news and alternates
 	vals    []byte
 	scratch []byte
 
@@ -115,7 +115,6 @@ func (r *Reader) Read() (*URL, error) {
 		return nil, r.err
 	}
 	r.have = false
-	r.ext = r.ext[:0]
 	if !r.started {
 		r.started = true
 		if err := r.start(); err != nil {

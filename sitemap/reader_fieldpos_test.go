@@ -288,3 +288,33 @@ func TestReaderDeprecatedTags(t *testing.T) {
 		t.Errorf("the video was not read as before: %+v", u.Videos)
 	}
 }
+
+// TestReaderFieldPosAfterDroppedEntry: an entry without <loc> is dropped
+// (and noticed); the extension positions it recorded must not leak into
+// the next entry's.
+func TestReaderFieldPosAfterDroppedEntry(t *testing.T) {
+	doc := `<urlset ` + fpNS + `>
+<url><video:video><video:live>no</video:live></video:video>
+<xhtml:link rel="alternate" hreflang="en" href="http://www.example.com/a"/>
+<xhtml:link rel="alternate" hreflang="de" href="http://www.example.com/b"/></url>
+<url><loc>http://www.example.com/p</loc>
+<xhtml:link rel="alternate" hreflang="en" href="http://www.example.com/p"/></url>
+</urlset>`
+	r, u, notices := fpRead(t, strings.NewReader(doc))
+	if u.Loc != "http://www.example.com/p" || len(notices) != 1 || notices[0].Rule != sitemap.RuleMissingTag {
+		t.Fatalf("read %+v with notices %+v; want the second entry, after a missing-tag notice", u, notices)
+	}
+	for _, c := range []struct {
+		field string
+		index int
+		want  string
+	}{
+		{"xhtml:link", 0, "6:1"},
+		{"xhtml:link", 1, "5:1"}, // none: the entry's own position
+		{"video:live", 0, "5:1"},
+	} {
+		if got := posString(r.FieldPos(c.field, c.index)); got != c.want {
+			t.Errorf("FieldPos(%q, %d) = %s, want %s", c.field, c.index, got, c.want)
+		}
+	}
+}

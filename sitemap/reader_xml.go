@@ -1,8 +1,10 @@
 package sitemap
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -175,6 +177,9 @@ func (r *Reader) entry() (*URL, error) {
 	s.resetMarks()
 	s.mark(off)
 	r.fields = [4]int{-1, -1, -1, -1}
+	for k := range r.ext { // they name marks: reset with them
+		r.ext[k] = r.ext[k][:0]
+	}
 	r.vals = r.vals[:0]
 	var span [4][2]int
 	var fixed [4]string
@@ -341,19 +346,58 @@ func (r *Reader) extension(u *URL, t *tagInfo) error {
 }
 
 // A fieldMark is where an extension element of the entry being read
-// starts: the index-th (image, video, alternate) element named name, at the
-// scanner's mark. Names are the Violation.Field names; they come from the
-// tables below, so recording one allocates nothing.
+// starts: an element named name of the index-th image (video, alternate),
+// at the scanner's mark. Names are the Violation.Field names; they come
+// from the tables below, so recording one allocates nothing.
 type fieldMark struct {
 	name  string
 	index int
 	mark  int
 }
 
+// extKind sorts fieldMarks: each kind's marks are recorded in document
+// order, so their indexes ascend and FieldPos finds an index by binary
+// search.
+type extKind int
+
+const (
+	extImage extKind = iota
+	extVideo
+	extNews
+	extLink
+	extKinds
+)
+
+// kindOf returns the kind of an extension field, -1 for any other name.
+func kindOf(field string) extKind {
+	switch {
+	case strings.HasPrefix(field, "image:"):
+		return extImage
+	case strings.HasPrefix(field, "video:"):
+		return extVideo
+	case strings.HasPrefix(field, "news:"):
+		return extNews
+	case strings.HasPrefix(field, "xhtml:"):
+		return extLink
+	}
+	return -1
+}
+
 // markExt records the start (at off) of the extension element name of the
 // index-th image, video or alternate, for FieldPos.
-func (r *Reader) markExt(name string, index int, off int64) {
-	r.ext = append(r.ext, fieldMark{name: name, index: index, mark: r.s.mark(off)})
+func (r *Reader) markExt(k extKind, name string, index int, off int64) {
+	r.ext[k] = append(r.ext[k], fieldMark{name: name, index: index, mark: r.s.mark(off)})
+}
+
+// markChild is markExt for the child f of an element: only the first child
+// of each name is recorded (*seen has bit f set after it), so that an
+// element with thousands of children of one name (video:tag) keeps lookups
+// short.
+func (r *Reader) markChild(k extKind, name string, index int, off int64, seen *uint32, f int) {
+	if *seen&(1<<f) == 0 {
+		*seen |= 1 << f
+		r.markExt(k, name, index, off)
+	}
 }
 
 // extMark returns the mark of field (an attribute's is its element's) of
@@ -363,9 +407,20 @@ func (r *Reader) extMark(field string, index int) int {
 	if i := strings.IndexByte(field, '@'); i >= 0 {
 		field = field[:i]
 	}
+	k := kindOf(field)
+	if k < 0 {
+		return -1
+	}
+	marks := r.ext[k]
+	i, _ := slices.BinarySearchFunc(marks, index, func(m fieldMark, index int) int { return cmp.Compare(m.index, index) })
+	marks = marks[i:]
 	for field != "" {
-		for _, m := range r.ext {
-			if m.index == index && m.name == field {
+		// At most one mark per child name: a short scan.
+		for _, m := range marks {
+			if m.index != index {
+				break
+			}
+			if m.name == field {
 				return m.mark
 			}
 		}
@@ -428,9 +483,10 @@ func (r *Reader) image(u *URL) error {
 	s := &r.s
 	off, qname := s.tag.off, string(s.tag.qname)
 	index := len(u.Images)
-	r.markExt("image:image", index, off)
+	r.markExt(extImage, "image:image", index, off)
 	var img Image
 	last := -1
+	var seen uint32
 	err := r.children(func(t *tagInfo) error {
 		f, ok := imageFields[string(t.local)]
 		if t.id != nsImage || !ok {
@@ -438,7 +494,7 @@ func (r *Reader) image(u *URL) error {
 			return s.skip()
 		}
 		r.outOfOrder(t, f, &last, false)
-		r.markExt(imageNames[f], index, t.off)
+		r.markChild(extImage, imageNames[f], index, t.off, &seen, f)
 		if f > 0 {
 			r.deprecated(t.off, imageNames[f])
 		}
@@ -491,9 +547,10 @@ var videoNames = [...]string{
 func (r *Reader) video(u *URL) error {
 	s := &r.s
 	index := len(u.Videos)
-	r.markExt("video:video", index, s.tag.off)
+	r.markExt(extVideo, "video:video", index, s.tag.off)
 	var v Video
 	last := -1
+	var seen uint32
 	err := r.children(func(t *tagInfo) error {
 		f, ok := videoFields[string(t.local)]
 		if t.id != nsVideo || !ok {
@@ -526,7 +583,7 @@ func (r *Reader) video(u *URL) error {
 		case 18:
 			a1, _ = r.attr("info")
 		}
-		r.markExt(videoNames[f], index, t.off)
+		r.markChild(extVideo, videoNames[f], index, t.off, &seen, f)
 		val, err := r.leaf()
 		if err != nil {
 			return err
@@ -593,9 +650,10 @@ var newsNames = [...]string{
 
 func (r *Reader) news(u *URL) error {
 	s := &r.s
-	r.markExt("news:news", 0, s.tag.off)
+	r.markExt(extNews, "news:news", 0, s.tag.off)
 	n := new(News)
 	last := -1
+	var seen uint32 // bits 0 to 6: newsFields; 7 and 8: name and language
 	err := r.children(func(t *tagInfo) error {
 		f, ok := newsFields[string(t.local)]
 		if t.id != nsNews || !ok {
@@ -603,9 +661,9 @@ func (r *Reader) news(u *URL) error {
 			return s.skip()
 		}
 		r.outOfOrder(t, f, &last, false)
-		r.markExt(newsNames[f], 0, t.off)
+		r.markChild(extNews, newsNames[f], 0, t.off, &seen, f)
 		if f == 0 {
-			return r.publication(&n.Publication)
+			return r.publication(&n.Publication, &seen)
 		}
 		val, err := r.leaf()
 		if err != nil {
@@ -634,7 +692,7 @@ func (r *Reader) news(u *URL) error {
 	return nil
 }
 
-func (r *Reader) publication(p *Publication) error {
+func (r *Reader) publication(p *Publication, seen *uint32) error {
 	s := &r.s
 	last := -1
 	return r.children(func(t *tagInfo) error {
@@ -648,7 +706,7 @@ func (r *Reader) publication(p *Publication) error {
 			f, name = 1, "news:language"
 		}
 		r.outOfOrder(t, f, &last, false)
-		r.markExt(name, 0, t.off)
+		r.markChild(extNews, name, 0, t.off, seen, 7+f)
 		val, err := r.leaf()
 		if f == 0 {
 			p.Name = val
@@ -672,7 +730,7 @@ func (r *Reader) link(u *URL) error {
 		if href == "" {
 			r.warn(t.off, RuleMissingTag, fmt.Sprintf("<%s rel=\"alternate\" hreflang=%q> without href (not read)", t.qname, lang))
 		} else {
-			r.markExt("xhtml:link", len(u.Alternates), t.off)
+			r.markExt(extLink, "xhtml:link", len(u.Alternates), t.off)
 			u.Alternates = append(u.Alternates, Alternate{Hreflang: lang, Href: href})
 		}
 	}
