@@ -263,6 +263,10 @@ func addInput(ctx context.Context, a *app, b *build.Builder, in input, rep *refu
 		defer f.Close()
 		src = f
 	}
+	// Parse the input on one core while the set is built on the other.
+	ahead := source.ReadAhead(src)
+	defer ahead.Close()
+	src = ahead
 	err := b.AddAll(ctx, prog.count(src.All()), func(err error) error {
 		if src.Err() != nil {
 			return err

@@ -1,0 +1,153 @@
+package source
+
+import (
+	"io"
+	"iter"
+	"sync"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// Ahead is a Source that reads another Source on a goroutine of its own,
+// batches of records ahead of its caller, so that parsing the input runs
+// on one core while the caller builds the sitemaps on another. It returns
+// exactly what the Source it reads returns, in order; Line and Err report
+// for the record last returned, as that Source's would. Close stops the
+// goroutine: call it when done with the Ahead, before closing the input.
+type Ahead struct {
+	src     Source
+	batches chan *aheadBatch // filled batches, in order
+	free    chan *aheadBatch // emptied batches, for reuse
+	stop    chan struct{}
+	once    sync.Once
+
+	cur  *aheadBatch
+	next int // index in cur of the record Read returns next
+	line int
+	end  error // Err of the source after the record last returned
+	done bool  // the record last returned ended the stream
+}
+
+// aheadBatchLen is how many records travel together: enough that the cost
+// of a channel operation is spread thin, few enough that three batches of
+// URLs stay small.
+const aheadBatchLen = 512
+
+type aheadBatch struct {
+	recs []aheadRecord
+}
+
+type aheadRecord struct {
+	u    sitemap.URL
+	err  error
+	line int
+	end  error // src.Err() right after this record
+}
+
+// ReadAhead starts reading src ahead of the caller and returns the Ahead
+// that returns its records.
+func ReadAhead(src Source) *Ahead {
+	const nbatches = 3 // one being read, one in flight, one being built
+	a := &Ahead{
+		src:     src,
+		batches: make(chan *aheadBatch, nbatches),
+		free:    make(chan *aheadBatch, nbatches),
+		stop:    make(chan struct{}),
+	}
+	for range nbatches {
+		a.free <- &aheadBatch{recs: make([]aheadRecord, 0, aheadBatchLen)}
+	}
+	go a.fill()
+	return a
+}
+
+// fill reads src into batches until the stream ends or Close is called.
+func (a *Ahead) fill() {
+	defer close(a.batches)
+	for {
+		var b *aheadBatch
+		select {
+		case b = <-a.free:
+		case <-a.stop:
+			return
+		}
+		b.recs = b.recs[:0]
+		over := false
+		for len(b.recs) < aheadBatchLen && !over {
+			u, err := a.src.Read()
+			end := a.src.Err()
+			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), end: end})
+			over = err == io.EOF || (err != nil && end != nil)
+		}
+		select {
+		case a.batches <- b:
+		case <-a.stop:
+			return
+		}
+		if over {
+			return
+		}
+	}
+}
+
+// Read returns the next record of the Source read, with its contract.
+func (a *Ahead) Read() (sitemap.URL, error) {
+	if a.done {
+		return sitemap.URL{}, a.last()
+	}
+	if a.cur == nil || a.next == len(a.cur.recs) {
+		if a.cur != nil {
+			a.free <- a.cur
+			a.cur = nil
+		}
+		b, ok := <-a.batches
+		if !ok { // Close was called
+			a.done, a.end = true, io.ErrClosedPipe
+			return sitemap.URL{}, a.end
+		}
+		a.cur, a.next = b, 0
+	}
+	r := &a.cur.recs[a.next]
+	a.next++
+	a.line, a.end = r.line, r.end
+	if r.err == io.EOF || (r.err != nil && r.end != nil) {
+		a.done = true
+	}
+	u := r.u
+	r.u = sitemap.URL{} // drop the batch's reference to the URL's memory
+	return u, r.err
+}
+
+// last is what Read returns once the stream is over.
+func (a *Ahead) last() error {
+	if a.end != nil {
+		return a.end
+	}
+	return io.EOF
+}
+
+// All returns every record, with the contract of Source.All.
+func (a *Ahead) All() iter.Seq2[sitemap.URL, error] { return all(a) }
+
+// Name returns the name of the Source read.
+func (a *Ahead) Name() string { return a.src.Name() }
+
+// Line returns the line on which the record Read last returned starts.
+func (a *Ahead) Line() int { return a.line }
+
+// Err returns the error that ended the stream, or nil.
+func (a *Ahead) Err() error { return a.end }
+
+// Close stops reading ahead; a later Read returns io.ErrClosedPipe. It
+// does not wait for a read under way in the goroutine (the standard input
+// may never answer): closing the input ends that read, whose record is
+// then dropped. Close does not close the Source read.
+func (a *Ahead) Close() error {
+	a.once.Do(func() { close(a.stop) })
+	if !a.done {
+		a.done, a.end = true, io.ErrClosedPipe
+	}
+	return nil
+}
+
+var _ Source = (*Ahead)(nil)

@@ -1,0 +1,120 @@
+package source_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/source"
+)
+
+// step is one Read and what the Source said right after it.
+type step struct {
+	loc  string
+	err  string
+	line int
+	end  string
+}
+
+func steps(s source.Source, extra int) []step {
+	var out []step
+	str := func(err error) string {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	for {
+		u, err := s.Read()
+		out = append(out, step{u.Loc, str(err), s.Line(), str(s.Err())})
+		if err == io.EOF || (err != nil && s.Err() != nil) {
+			break
+		}
+	}
+	for range extra { // reads after the end repeat the end
+		u, err := s.Read()
+		out = append(out, step{u.Loc, str(err), s.Line(), str(s.Err())})
+	}
+	return out
+}
+
+// TestAheadSameAsSource checks that reading ahead changes nothing a caller
+// sees: every URL, error, line and Err, in order, over inputs of several
+// batches, with bad records, and with an error that ends the stream.
+func TestAheadSameAsSource(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("loc,lastmod\n")
+	for i := range 2000 {
+		if i%97 == 0 {
+			fmt.Fprintf(&big, "https://www.example.com/%d,2024-01-01,extra\n", i) // wrong field count
+			continue
+		}
+		fmt.Fprintf(&big, "https://www.example.com/%d,2024-01-01\n", i)
+	}
+	var text bytes.Buffer
+	for i := range 3000 {
+		fmt.Fprintf(&text, "https://www.example.com/page/%d\n", i)
+	}
+	damaged := gz(t, text.Bytes())
+	damaged = damaged[:len(damaged)/2]
+	inputs := []struct {
+		name   string
+		in     []byte
+		format source.Format
+	}{
+		{"products.csv", open(t, "products.csv"), source.FormatCSV},
+		{"posts.jsonl", open(t, "posts.jsonl"), source.FormatJSONL},
+		{"bad.jsonl", open(t, "bad.jsonl"), source.FormatJSONL},
+		{"bad-header.csv", open(t, "bad-header.csv"), source.FormatCSV},
+		{"big.csv", []byte(big.String()), source.FormatCSV},
+		{"damaged.txt.gz", damaged, source.FormatText},
+		{"empty.txt", nil, source.FormatText},
+	}
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			want := steps(source.New(bytes.NewReader(in.in), in.name, in.format), 2)
+			a := source.ReadAhead(source.New(bytes.NewReader(in.in), in.name, in.format))
+			defer a.Close()
+			got := steps(a, 2)
+			if !reflect.DeepEqual(got, want) {
+				n := min(len(got), len(want))
+				for i := range n {
+					if got[i] != want[i] {
+						t.Fatalf("step %d of %d/%d: got %+v, want %+v", i, len(got), len(want), got[i], want[i])
+					}
+				}
+				t.Fatalf("%d steps, want %d", len(got), len(want))
+			}
+			if a.Name() != in.name {
+				t.Errorf("Name() = %q", a.Name())
+			}
+		})
+	}
+}
+
+// TestAheadCloseDoesNotWait checks that Close returns while the goroutine
+// is stuck reading an input that never answers (a terminal's stdin), and
+// that Read then says the Ahead is closed.
+func TestAheadCloseDoesNotWait(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	a := source.ReadAhead(source.NewText(pr, "stdin"))
+	done := make(chan struct{})
+	go func() {
+		a.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second): // a hang, not a timing assertion
+		t.Fatal("Close waited for a read that never ends")
+	}
+	if _, err := a.Read(); err != io.ErrClosedPipe {
+		t.Errorf("Read after Close = %v, want io.ErrClosedPipe", err)
+	}
+	pr.CloseWithError(io.ErrClosedPipe) // ends the goroutine's read
+}
