@@ -83,6 +83,27 @@ func appendMarshal(b []byte, v any) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+const (
+	ones = 0x0101010101010101
+	high = 0x8080808080808080
+)
+
+// plain8 reports whether the 8 bytes of s need no escape in a JSON string:
+// none is a control character (< 0x20), '"', '\\' or a byte of a multi-byte
+// UTF-8 sequence. It tests all eight at once (the zero-byte trick of "Bit
+// Twiddling Hacks": x-ones & ^x & high is nonzero iff a byte of x is 0).
+func plain8(s string) bool {
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	quote := x ^ (ones * '"')
+	backslash := x ^ (ones * '\\')
+	control := (x - ones*0x20) & ^x // high bit set where a byte < 0x20 (no high bytes, checked first)
+	return x&high == 0 &&
+		control&high == 0 &&
+		(quote-ones) & ^quote & high == 0 &&
+		(backslash-ones) & ^backslash & high == 0
+}
+
 // safe[c] is true for the ASCII bytes a JSON string holds as they are.
 var safe = func() (t [utf8.RuneSelf]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
@@ -98,6 +119,14 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip eight plain bytes at a time: nearly every byte of a URL or
+		// a date needs no escape, and this loop runs for every field.
+		for i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if safe[c] {
