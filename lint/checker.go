@@ -239,7 +239,7 @@ func (d *docCheck) run(ctx context.Context) error {
 				return fmt.Errorf("lint: reading %s: %w", d.name, err)
 			}
 			d.fatal = true
-			rule := readerRule(se.Err)
+			rule := Lookup(sitemap.ErrorRule(se))
 			if rule == FileTooLarge {
 				d.tooLarge = true
 			}
@@ -267,26 +267,9 @@ func RuleFor(err error) *Rule {
 	}
 	var se *sitemap.SyntaxError
 	if errors.As(err, &se) {
-		return readerRule(se.Err)
+		return Lookup(sitemap.ErrorRule(se))
 	}
 	return nil
-}
-
-// readerRule maps the error a Reader's *SyntaxError wraps to its rule.
-func readerRule(err error) *Rule {
-	switch {
-	case errors.Is(err, sitemap.ErrTooLarge):
-		return FileTooLarge
-	case errors.Is(err, sitemap.ErrDoctype):
-		return DoctypeNotAllowed
-	case errors.Is(err, sitemap.ErrHTML):
-		return SitemapIsHTML
-	case errors.Is(err, sitemap.ErrUnsupportedFormat):
-		return UnsupportedFormat
-	case errors.Is(err, sitemap.ErrCompression):
-		return CompressionError
-	}
-	return ParseError
 }
 
 // notice turns a Reader's notice into a diagnostic.

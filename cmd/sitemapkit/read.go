@@ -126,6 +126,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	visit := func(ctx context.Context, d *lint.Document) ([]string, error) {
 		r := sitemap.NewReader(d.Body)
 		r.Name = d.Name
+		r.ReuseURL = true // each entry is written out before the next is read
 		var children []string
 		source := d.Name
 		if o.noSource && o.format != "csv" {
@@ -141,7 +142,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 				d.Emit(buf)
 				var se *sitemap.SyntaxError
 				if errors.As(err, &se) {
-					stderr(lint.Diagnostic{File: d.Name, Line: se.Line, Col: se.Col, Rule: readerRule(se.Err), Message: se.Err.Error()})
+					stderr(lint.Diagnostic{File: d.Name, Line: se.Line, Col: se.Col, Rule: sitemap.ErrorRule(se), Message: se.Err.Error()})
 					return children, nil
 				}
 				return children, err
@@ -220,23 +221,6 @@ func (r *recycleWriter) Write(p []byte) (int, error) {
 		chunkPool.Put(p[:0])
 	}
 	return n, err
-}
-
-// readerRule names the rule of a Reader's error, for stderr reports.
-func readerRule(err error) string {
-	switch {
-	case errors.Is(err, sitemap.ErrTooLarge):
-		return lint.FileTooLarge.Name
-	case errors.Is(err, sitemap.ErrDoctype):
-		return lint.DoctypeNotAllowed.Name
-	case errors.Is(err, sitemap.ErrHTML):
-		return lint.SitemapIsHTML.Name
-	case errors.Is(err, sitemap.ErrUnsupportedFormat):
-		return lint.UnsupportedFormat.Name
-	case errors.Is(err, sitemap.ErrCompression):
-		return lint.CompressionError.Name
-	}
-	return lint.ParseError.Name
 }
 
 // csvCollector learns the CSV columns while entries are spooled.
