@@ -567,6 +567,7 @@ func (b *Builder) Abort() error {
 		return nil
 	}
 	b.done = true
+	b.seen.release()
 	defer b.unlock()
 	b.cw.discard()
 	b.pipe.finish()
@@ -614,6 +615,7 @@ func (b *Builder) Publish(ctx context.Context) (*Result, error) {
 		}
 	}
 	b.done = true
+	b.seen.release()
 	defer b.unlock()
 	if rerr := b.pipe.removeTemps(); rerr != nil && b.err == nil {
 		b.res.Warnings = append(b.res.Warnings, rerr.Error())

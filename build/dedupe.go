@@ -3,7 +3,9 @@ package build
 import (
 	"hash/maphash"
 	"math/bits"
+	"runtime"
 	"slices"
+	"unsafe"
 )
 
 // seenSet is the set of the URLs already written, kept as 64-bit hashes of
@@ -12,62 +14,107 @@ import (
 // odds are about n²/2⁶⁵ (3·10⁻⁶ for ten million URLs), and differ from run
 // to run.
 //
-// The hashes live in one flat open-addressing table, whose every access is
-// a cache miss once it outgrows the caches (~150 ns on a server, most of
-// the cost of de-duplication). So that a new URL, the common case, costs no
-// miss, a Bloom filter of one 64-bit word per lookup (4 bits set in it),
-// small enough to stay in cache, answers "never seen" first; and new
-// hashes are inserted into the table in batches, whose independent
-// accesses the processor overlaps. Only a URL the filter has seen (a
-// duplicate, or 1–3 % false positives) is looked up in the table.
+// The hashes live in open-addressing tables, whose every access is a cache
+// miss once they outgrow the caches (~150 ns on a server, most of the cost
+// of de-duplication). So that a new URL, the common case, costs no miss, a
+// Bloom filter of one 64-bit word per lookup (4 bits set in it), smaller
+// and so more often in cache, answers "never seen" first; and new hashes
+// are inserted into the tables in batches, whose independent accesses the
+// processor overlaps. Only a URL the filter has seen (a duplicate, or 1–3 %
+// false positives) is looked up in a table.
 //
-// Memory: the table grows by half when 85 % full (load 0.57 to 0.85: 9.4
-// to 14.1 bytes per URL), the filter keeps 8 to 12 bits per URL (1 to 1.5
-// bytes): at most 15.6 bytes per URL in all, within the 16, where
-// a map[string]struct{} costs ~100 bytes plus the strings.
+// The set is cut into seenSegs segments by the hash's top bits, each with
+// its own filter and table in one allocation, growing on its own: a growth
+// holds the old and the new copy of one segment, not of the whole set.
+// Segments of seenMapMin bytes and more are anonymous mappings, off the
+// Go heap (see allocWords), unmapped as soon as they are rehashed, so no
+// garbage waits for a collection; release unmaps the rest.
 //
-// Slots are picked by fast range reduction (hash·len >> 64), so lengths
-// need not be powers of two, and linear probing keeps a probe sequence in
-// consecutive memory.
+// Memory: a segment's table grows by half when 85 % full (load 0.57 to
+// 0.85: 9.4 to 14.1 bytes per URL), and its filter takes a ninth of the
+// segment's words, 7.1 bits per slot (8.4 to 12.5 bits, 1 to 1.6 bytes per
+// URL): at most 15.7 bytes per URL in all, plus page rounding (which only
+// lowers the load) and ~22 KiB of fixed cost: within the 16 from a
+// few thousand URLs on, where a map[string]struct{} costs ~100 bytes plus
+// the strings. Hashes are uniform, so the segments fill, and grow, nearly
+// together: the process's peak is the set's, plus one segment.
+//
+// Slots are picked by fast range reduction (hash·len >> 64, on the bits
+// below the segment's), so lengths need not be powers of two, and linear
+// probing keeps a probe sequence in consecutive memory.
 type seenSet struct {
 	seed    maphash.Seed
-	slots   []uint64 // 0 means empty; a hash of 0 is stored as 1
-	n       int      // hashes in slots
-	bloom   []uint64
-	pending []uint64 // added, in the filter, not yet in slots
+	pending []uint64 // added, in a filter, not yet in a table
+	scratch []uint64 // for grow
+	segs    *seenSegments
+}
+
+type seenSegments [seenSegs]seenSegment
+
+// A seenSegment holds the hashes whose top seenSegBits bits are its index.
+type seenSegment struct {
+	mem    []uint64 // bloom, then slots
+	bloom  []uint64
+	slots  []uint64 // 0 means empty; a hash of 0 is stored as 1
+	n      int      // hashes in slots
+	limit  int      // n at which the table grows
+	mapped bool     // mem is a mapping, for freeWords
 }
 
 const (
-	seenMinSlots  = 1 << 12
-	seenMinBloom  = 1 << 9 // words
-	seenBatch     = 256    // pending hashes: a linear scan stays cheap
-	bloomMinBits  = 8      // bits per URL before the filter grows
+	seenSegBits   = 8
+	seenSegs      = 1 << seenSegBits
+	seenMinWords  = 18  // per segment: 16 slots, 2 filter words
+	bloomShare    = 9   // the filter is 1/bloomShare of a segment
+	seenBatch     = 256 // pending hashes: a linear scan stays cheap
 	slotsMaxLoad  = 0.85
-	growNumerator = 3 // growth factor 3/2, for table and filter
+	growNumerator = 3 // growth factor 3/2
 	growDenom     = 2
 )
 
 func newSeenSet() *seenSet {
-	return &seenSet{
+	s := &seenSet{
 		seed:    maphash.MakeSeed(),
-		slots:   make([]uint64, seenMinSlots),
-		bloom:   make([]uint64, seenMinBloom),
 		pending: make([]uint64, 0, seenBatch),
+		segs:    new(seenSegments),
 	}
+	for i := range s.segs {
+		s.segs[i].setMem(allocWords(seenMinWords))
+	}
+	// A Builder dropped without Publish or Abort must not leak its
+	// mappings.
+	runtime.AddCleanup(s, (*seenSegments).release, s.segs)
+	return s
+}
+
+func (g *seenSegment) setMem(mem []uint64, mapped bool) {
+	nb := len(mem) / bloomShare
+	g.mem, g.mapped = mem, mapped
+	g.bloom, g.slots = mem[:nb:nb], mem[nb:]
+	g.limit = int(slotsMaxLoad * float64(len(g.slots)))
 }
 
 func (s *seenSet) hash(loc string) uint64 {
-	h := maphash.Comparable(s.seed, loc)
+	return maphash.Comparable(s.seed, loc)
+}
+
+// key returns h as stored: 0 marks an empty slot, so a hash of 0 is taken
+// for 1 (one more collision in 2⁶⁴).
+func key(h uint64) uint64 {
 	if h == 0 {
-		h = 1
+		return 1
 	}
 	return h
 }
 
+func (s *seenSet) segment(h uint64) *seenSegment {
+	return &s.segs[h>>(64-seenSegBits)]
+}
+
 // bloomWord and bloomMask pick the filter's word from the hash's low 32
-// bits and the 4 bits from bits 32–55; the table's slot comes from the
-// high bits of the product with its length, so the two are independent
-// enough.
+// bits and the 4 bits from bits 32–55; the segment comes from the top
+// bits, and the slot from the high bits below them, so they are
+// independent enough.
 func bloomWord(h uint64, n int) int {
 	return int((h & 0xffffffff) * uint64(n) >> 32)
 }
@@ -78,11 +125,13 @@ func bloomMask(h uint64) uint64 {
 
 // contains reports whether h was added.
 func (s *seenSet) contains(h uint64) bool {
+	h = key(h)
+	g := s.segment(h)
 	m := bloomMask(h)
-	if s.bloom[bloomWord(h, len(s.bloom))]&m != m {
+	if g.bloom[bloomWord(h, len(g.bloom))]&m != m {
 		return false
 	}
-	if found, _ := s.find(h); found {
+	if found, _ := g.find(h); found {
 		return true
 	}
 	return slices.Contains(s.pending, h)
@@ -90,77 +139,113 @@ func (s *seenSet) contains(h uint64) bool {
 
 // add adds h, which contains reported absent.
 func (s *seenSet) add(h uint64) {
-	s.bloom[bloomWord(h, len(s.bloom))] |= bloomMask(h)
+	h = key(h)
+	g := s.segment(h)
+	g.bloom[bloomWord(h, len(g.bloom))] |= bloomMask(h)
 	s.pending = append(s.pending, h)
 	if len(s.pending) == seenBatch {
 		s.flush()
 	}
-	if s.len()*bloomMinBits > len(s.bloom)*64 {
-		s.growBloom()
-	}
 }
 
-func (s *seenSet) len() int { return s.n + len(s.pending) }
+func (s *seenSet) len() int {
+	n := len(s.pending)
+	for i := range s.segs {
+		n += s.segs[i].n
+	}
+	return n
+}
 
-// flush inserts the pending hashes into the table. The loop's iterations
+// flush inserts the pending hashes into the tables. The loop's iterations
 // do not depend on each other, so their cache misses overlap.
 func (s *seenSet) flush() {
 	for _, h := range s.pending {
-		if float64(s.n+1) > slotsMaxLoad*float64(len(s.slots)) {
-			s.growSlots()
+		g := s.segment(h)
+		if g.n >= g.limit {
+			s.grow(g)
 		}
-		if found, i := s.find(h); !found {
-			s.slots[i] = h
-			s.n++
+		if found, i := g.find(h); !found {
+			g.slots[i] = h
+			g.n++
 		}
 	}
 	s.pending = s.pending[:0]
 }
 
-// find returns whether h is in the table and, if not, its free slot.
-func (s *seenSet) find(h uint64) (found bool, slot int) {
-	hi, _ := bits.Mul64(h, uint64(len(s.slots)))
+// find returns whether h is in g's table and, if not, its free slot.
+func (g *seenSegment) find(h uint64) (found bool, slot int) {
+	hi, _ := bits.Mul64(h<<seenSegBits, uint64(len(g.slots)))
 	i := int(hi)
 	for {
-		switch s.slots[i] {
+		switch g.slots[i] {
 		case h:
 			return true, i
 		case 0:
 			return false, i
 		}
 		i++
-		if i == len(s.slots) {
+		if i == len(g.slots) {
 			i = 0
 		}
 	}
 }
 
-// growSlots rehashes into a table half as large again. Old slots are
-// visited in order, and their new places come in nearly the same order,
-// so this streams through memory.
-func (s *seenSet) growSlots() {
-	old := s.slots
-	s.slots = make([]uint64, len(old)*growNumerator/growDenom)
-	for _, h := range old {
+// grow rehashes g into a segment half as large again. Its hashes are
+// copied aside, in slot order, to scratch, and its memory resized, in
+// place where the system can (see resizeWords): the process then holds one
+// segment's hashes twice at most, never two copies of the set. The
+// hashes come back in nearly the order of their new places, so this
+// streams through memory. The filter is rebuilt from the table and from
+// the pending hashes of g.
+func (s *seenSet) grow(g *seenSegment) {
+	s.scratch = s.scratch[:0]
+	for _, h := range g.slots {
 		if h != 0 {
-			_, i := s.find(h)
-			s.slots[i] = h
+			s.scratch = append(s.scratch, h)
+		}
+	}
+	mem, mapped := resizeWords(g.mem, g.mapped, len(g.mem)*growNumerator/growDenom)
+	clear(mem)
+	g.setMem(mem, mapped)
+	for _, h := range s.scratch {
+		_, i := g.find(h)
+		g.slots[i] = h
+		g.bloom[bloomWord(h, len(g.bloom))] |= bloomMask(h)
+	}
+	for _, h := range s.pending {
+		if s.segment(h) == g {
+			g.bloom[bloomWord(h, len(g.bloom))] |= bloomMask(h)
 		}
 	}
 }
 
-func (s *seenSet) growBloom() {
-	s.bloom = make([]uint64, len(s.bloom)*growNumerator/growDenom)
-	for _, l := range [][]uint64{s.slots, s.pending} {
-		for _, h := range l {
-			if h != 0 {
-				s.bloom[bloomWord(h, len(s.bloom))] |= bloomMask(h)
-			}
-		}
+// release frees the segments; the set must not be used after.
+func (s *seenSet) release() {
+	if s != nil {
+		s.segs.release()
+		s.scratch = nil
 	}
+}
+
+func (segs *seenSegments) release() {
+	for i := range segs {
+		g := &segs[i]
+		freeWords(g.mem, g.mapped)
+		*g = seenSegment{}
+	}
+}
+
+// bytes reports the memory the set holds: its segments, its batch and
+// its fixed parts, for tests.
+func (s *seenSet) bytes() int {
+	n := int(unsafe.Sizeof(*s)+unsafe.Sizeof(*s.segs)) + (cap(s.pending)+cap(s.scratch))*8
+	for i := range s.segs {
+		n += len(s.segs[i].mem) * 8
+	}
+	return n
 }
 
 // bytesPerURL reports the set's cost per URL held, for tests.
 func (s *seenSet) bytesPerURL() float64 {
-	return float64((len(s.slots)+len(s.bloom)+cap(s.pending))*8) / float64(s.len())
+	return float64(s.bytes()) / float64(s.len())
 }

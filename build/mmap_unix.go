@@ -1,0 +1,72 @@
+//go:build unix
+
+package build
+
+import (
+	"os"
+	"unsafe"
+)
+
+// seenMapMin is the smallest segment of the seen set kept off the Go heap.
+// Smaller ones are cheaper as ordinary slices: an anonymous mapping costs
+// whole pages and system calls.
+const seenMapMin = 8 << 10
+
+var pageSize = os.Getpagesize()
+
+// mapSize returns the size in bytes of a mapping for about n words, or 0
+// if n words belong on the heap. A mapping is n words rounded down to
+// whole pages (at least n/2 words, as it is two pages or more), so that no
+// byte the process pays for is wasted and a growth never takes more than
+// it asked for.
+func mapSize(n int) int {
+	size := n * 8
+	if size < max(seenMapMin, 2*pageSize) {
+		return 0
+	}
+	return size &^ (pageSize - 1)
+}
+
+// allocWords returns about n zeroed words, and whether they are an
+// anonymous mapping rather than Go heap, which freeWords must then unmap.
+//
+// Off the heap, memory given back by freeWords leaves the process at
+// once, instead of waiting as garbage for the next collection, with the
+// heap allowed to grow to twice its live size in the meantime.
+func allocWords(n int) (_ []uint64, mapped bool) {
+	if size := mapSize(n); size > 0 {
+		if w, err := mapPages(size); err == nil {
+			return w, true
+		}
+		// Out of address space or over a mapping limit: the heap may
+		// still have room, and failing here would lose the whole build.
+	}
+	return make([]uint64, n), false
+}
+
+// resizeWords returns about n words for old's words, with any content,
+// and frees old. A mapping grows in place where the system can (Linux's
+// mremap): its pages, already touched, need not be faulted in again,
+// which costs more than the rest of a growth.
+func resizeWords(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
+	if size := mapSize(n); mapped && size > 0 {
+		if w, err := remapPages(old, size); err == nil {
+			return w, true
+		}
+	}
+	freeWords(old, mapped)
+	return allocWords(n)
+}
+
+// freeWords gives back what allocWords or resizeWords returned.
+func freeWords(w []uint64, mapped bool) {
+	if mapped && len(w) > 0 {
+		// An error would mean w is not a mapping we made: nothing to
+		// free.
+		_ = unmapPages(w)
+	}
+}
+
+func wordsAt(p unsafe.Pointer, size int) []uint64 {
+	return unsafe.Slice((*uint64)(p), size/8)
+}
