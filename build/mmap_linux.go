@@ -13,7 +13,7 @@ import (
 
 func mapPages(size int) ([]uint64, error) {
 	p, _, errno := syscall.Syscall6(syscall.SYS_MMAP, 0, uintptr(size),
-		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE, ^uintptr(0), 0)
+		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE|syscall.MAP_NORESERVE, ^uintptr(0), 0)
 	if errno != 0 {
 		return nil, errno
 	}

@@ -27,6 +27,12 @@ func mapSize(n int) int {
 	return size &^ (pageSize - 1)
 }
 
+// mapReserve is how many times the asked size a mapping reserves: its
+// slice's capacity. Pages never touched cost no memory, only address
+// space, and a segment then grows within its reservation without a system
+// call, which costs as much as the rest of a growth.
+const mapReserve = 4
+
 // allocWords returns about n zeroed words, and whether they are an
 // anonymous mapping rather than Go heap, which freeWords must then unmap.
 //
@@ -35,8 +41,12 @@ func mapSize(n int) int {
 // heap allowed to grow to twice its live size in the meantime.
 func allocWords(n int) (_ []uint64, mapped bool) {
 	if size := mapSize(n); size > 0 {
-		if w, err := mapPages(size); err == nil {
-			return w, true
+		w, err := mapPages(size * mapReserve)
+		if err != nil {
+			w, err = mapPages(size)
+		}
+		if err == nil {
+			return w[:size/8], true
 		}
 		// Out of address space or over a mapping limit: the heap may
 		// still have room, and failing here would lose the whole build.
@@ -45,13 +55,17 @@ func allocWords(n int) (_ []uint64, mapped bool) {
 }
 
 // resizeWords returns about n words for old's words, with any content,
-// and frees old. A mapping grows in place where the system can (Linux's
-// mremap): its pages, already touched, need not be faulted in again,
-// which costs more than the rest of a growth.
+// and frees old. A mapping grows in place: within its reservation, or
+// where the system can move it (Linux's mremap), so that its pages,
+// already touched, need not be faulted in again, which costs more than the
+// rest of a growth.
 func resizeWords(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
 	if size := mapSize(n); mapped && size > 0 {
-		if w, err := remapPages(old, size); err == nil {
-			return w, true
+		if size/8 <= cap(old) {
+			return old[:size/8], true
+		}
+		if w, err := remapPages(old[:cap(old)], size*mapReserve); err == nil {
+			return w[:size/8], true
 		}
 	}
 	freeWords(old, mapped)
@@ -60,10 +74,10 @@ func resizeWords(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
 
 // freeWords gives back what allocWords or resizeWords returned.
 func freeWords(w []uint64, mapped bool) {
-	if mapped && len(w) > 0 {
+	if mapped && cap(w) > 0 {
 		// An error would mean w is not a mapping we made: nothing to
 		// free.
-		_ = unmapPages(w)
+		_ = unmapPages(w[:cap(w)])
 	}
 }
 
