@@ -2,11 +2,9 @@ package lint
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,62 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
-
-// site is a test web site on 127.0.0.1: paths to bodies, with {{.}}
-// replaced by the site's own URL (scheme and host).
-type testSite struct {
-	*httptest.Server
-	mu    sync.Mutex
-	pages map[string]func(w http.ResponseWriter, r *http.Request)
-	hits  map[string]int
-}
-
-func newSite(t *testing.T) *testSite {
-	t.Helper()
-	s := &testSite{pages: map[string]func(http.ResponseWriter, *http.Request){}, hits: map[string]int{}}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		h := s.pages[r.URL.Path]
-		s.hits[r.URL.Path]++
-		s.mu.Unlock()
-		if h == nil {
-			http.NotFound(w, r)
-			return
-		}
-		h(w, r)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *testSite) page(path, body string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	body = strings.ReplaceAll(body, "{{.}}", s.URL)
-	s.pages[path] = func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }
-}
-
-// gzPage serves body, with {{.}} replaced, gzipped (a .xml.gz file).
-func (s *testSite) gzPage(path, body string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	body = siteGzip(strings.ReplaceAll(body, "{{.}}", s.URL))
-	s.pages[path] = func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }
-}
-
-func (s *testSite) handle(path string, h func(w http.ResponseWriter, r *http.Request)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.pages[path] = h
-}
-
-func (s *testSite) hitCount(path string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.hits[path]
-}
 
 func siteURLSet(locs ...string) string {
 	var b strings.Builder
@@ -88,14 +33,6 @@ func siteIndex(locs ...string) string {
 		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>\n", l)
 	}
 	b.WriteString("</sitemapindex>\n")
-	return b.String()
-}
-
-func siteGzip(s string) string {
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	w.Write([]byte(s))
-	w.Close()
 	return b.String()
 }
 
@@ -167,11 +104,11 @@ func checkSite(t *testing.T, opts SiteOptions, starts ...string) *siteResult {
 }
 
 func TestGoodSiteFromRoot(t *testing.T) {
-	s := newSite(t)
-	s.page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nSitemap: {{.}}/sitemap.xml\n")
-	s.page("/sitemap.xml", siteIndex("{{.}}/sitemap-1.xml", "{{.}}/sitemap-2.xml.gz"))
-	s.page("/sitemap-1.xml", siteURLSet("{{.}}/a", "{{.}}/b"))
-	s.gzPage("/sitemap-2.xml.gz", siteURLSet("{{.}}/c"))
+	s := sitetest.New(t)
+	s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nSitemap: {{.}}/sitemap.xml\n")
+	s.Page("/sitemap.xml", siteIndex("{{.}}/sitemap-1.xml", "{{.}}/sitemap-2.xml.gz"))
+	s.Page("/sitemap-1.xml", siteURLSet("{{.}}/a", "{{.}}/b"))
+	s.GzPage("/sitemap-2.xml.gz", siteURLSet("{{.}}/c"))
 	r := checkSite(t, SiteOptions{}, s.URL+"/")
 	if r.errors() != 0 || len(r.diags) != 0 {
 		t.Fatalf("a good site has findings:\n%s", r)
@@ -195,9 +132,9 @@ func TestGoodSiteFromRoot(t *testing.T) {
 }
 
 func TestUserAgentSent(t *testing.T) {
-	s := newSite(t)
+	s := sitetest.New(t)
 	var ua string
-	s.handle("/sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
+	s.Handle("/sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
 		ua = r.UserAgent()
 		w.Write([]byte(siteURLSet(s.URL + "/a")))
 	})
@@ -209,19 +146,19 @@ func TestUserAgentSent(t *testing.T) {
 
 func TestHostileSites(t *testing.T) {
 	t.Run("index lists itself", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/sitemap.xml", siteIndex("{{.}}/sitemap.xml", "{{.}}/s1.xml"))
-		s.page("/s1.xml", siteURLSet("{{.}}/a"))
+		s := sitetest.New(t)
+		s.Page("/sitemap.xml", siteIndex("{{.}}/sitemap.xml", "{{.}}/s1.xml"))
+		s.Page("/s1.xml", siteURLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "nested-index", "/sitemap.xml", "")
-		if s.hitCount("/sitemap.xml") != 1 || s.hitCount("/s1.xml") != 1 {
-			t.Errorf("fetched sitemap.xml %d times, s1.xml %d times", s.hitCount("/sitemap.xml"), s.hitCount("/s1.xml"))
+		if s.Hits("/sitemap.xml") != 1 || s.Hits("/s1.xml") != 1 {
+			t.Errorf("fetched sitemap.xml %d times, s1.xml %d times", s.Hits("/sitemap.xml"), s.Hits("/s1.xml"))
 		}
 	})
 	t.Run("robots.txt lists itself", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/robots.txt", "Sitemap: {{.}}/robots.txt\nSitemap: {{.}}/s.xml\n")
-		s.page("/s.xml", siteURLSet("{{.}}/a"))
+		s := sitetest.New(t)
+		s.Page("/robots.txt", "Sitemap: {{.}}/robots.txt\nSitemap: {{.}}/s.xml\n")
+		s.Page("/s.xml", siteURLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
 		r.has(t, "unsupported-format", "/robots.txt", "read already")
 		if len(r.files) != 1 || r.files[0].URLs != 1 {
@@ -229,66 +166,66 @@ func TestHostileSites(t *testing.T) {
 		}
 	})
 	t.Run("two indexes list each other", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/a.xml", siteIndex("{{.}}/b.xml"))
-		s.page("/b.xml", siteIndex("{{.}}/a.xml", "{{.}}/c.xml"))
-		s.page("/c.xml", siteURLSet("{{.}}/x"))
+		s := sitetest.New(t)
+		s.Page("/a.xml", siteIndex("{{.}}/b.xml"))
+		s.Page("/b.xml", siteIndex("{{.}}/a.xml", "{{.}}/c.xml"))
+		s.Page("/c.xml", siteURLSet("{{.}}/x"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/a.xml")
 		r.has(t, "nested-index", "/b.xml", "")
-		if s.hitCount("/a.xml") != 1 || s.hitCount("/c.xml") != 1 {
-			t.Errorf("a.xml fetched %d times, c.xml %d", s.hitCount("/a.xml"), s.hitCount("/c.xml"))
+		if s.Hits("/a.xml") != 1 || s.Hits("/c.xml") != 1 {
+			t.Errorf("a.xml fetched %d times, c.xml %d", s.Hits("/a.xml"), s.Hits("/c.xml"))
 		}
 	})
 	t.Run("HTTP errors", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/sitemap.xml", siteIndex("{{.}}/missing.xml", "{{.}}/broken.xml"))
-		s.handle("/broken.xml", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
+		s := sitetest.New(t)
+		s.Page("/sitemap.xml", siteIndex("{{.}}/missing.xml", "{{.}}/broken.xml"))
+		s.Handle("/broken.xml", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "http-error", "/missing.xml", "404")
 		r.has(t, "http-error", "/broken.xml", "500")
 	})
 	t.Run("gzip bomb", func(t *testing.T) {
-		s := newSite(t)
-		bomb := siteGzip(strings.Repeat(" ", 3<<20))
-		s.page("/sitemap.xml", siteIndex("{{.}}/bomb.xml", "{{.}}/bomb.xml.gz"))
-		s.handle("/bomb.xml", func(w http.ResponseWriter, r *http.Request) {
+		s := sitetest.New(t)
+		bomb := sitetest.Gzip(strings.Repeat(" ", 3<<20))
+		s.Page("/sitemap.xml", siteIndex("{{.}}/bomb.xml", "{{.}}/bomb.xml.gz"))
+		s.Handle("/bomb.xml", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Encoding", "gzip")
 			w.Write([]byte(bomb))
 		})
-		s.page("/bomb.xml.gz", bomb)
+		s.Page("/bomb.xml.gz", bomb)
 		r := checkSite(t, SiteOptions{MaxBytes: 1 << 20}, s.URL+"/sitemap.xml")
 		r.has(t, "file-too-large", "/bomb.xml", "file too large")
 		r.has(t, "file-too-large", "/bomb.xml.gz", "")
 	})
 	t.Run("HTML instead of a sitemap", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/sitemap.xml", "<!DOCTYPE html>\n<html><head><title>Shop</title></head><body>Welcome</body></html>\n")
+		s := sitetest.New(t)
+		s.Page("/sitemap.xml", "<!DOCTYPE html>\n<html><head><title>Shop</title></head><body>Welcome</body></html>\n")
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "sitemap-is-html", "/sitemap.xml", "")
 	})
 	t.Run("huge robots.txt", func(t *testing.T) {
-		s := newSite(t)
+		s := sitetest.New(t)
 		big := "Sitemap: {{.}}/s.xml\n" + strings.Repeat("# filler filler filler filler filler filler\n", 600<<10/44) + "Sitemap: {{.}}/late.xml\n"
-		s.page("/robots.txt", big)
-		s.page("/s.xml", siteURLSet("{{.}}/a"))
-		s.page("/late.xml", siteURLSet("{{.}}/b"))
+		s.Page("/robots.txt", big)
+		s.Page("/s.xml", siteURLSet("{{.}}/a"))
+		s.Page("/late.xml", siteURLSet("{{.}}/b"))
 		r := checkSite(t, SiteOptions{}, s.URL)
-		if len(r.files) != 1 || r.files[0].Name != s.URL+"/s.xml" || s.hitCount("/late.xml") != 0 {
+		if len(r.files) != 1 || r.files[0].Name != s.URL+"/s.xml" || s.Hits("/late.xml") != 0 {
 			t.Errorf("the Sitemap: line past 500 KiB must be ignored:\n%s", r)
 		}
 	})
 	t.Run("slow server", func(t *testing.T) {
-		s := newSite(t)
+		s := sitetest.New(t)
 		release := make(chan struct{})
 		defer close(release)
-		s.handle("/slow.xml", func(w http.ResponseWriter, r *http.Request) {
+		s.Handle("/slow.xml", func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-release:
 			case <-r.Context().Done():
 			}
 		})
-		s.page("/sitemap.xml", siteIndex("{{.}}/slow.xml", "{{.}}/ok.xml"))
-		s.page("/ok.xml", siteURLSet("{{.}}/a"))
+		s.Page("/sitemap.xml", siteIndex("{{.}}/slow.xml", "{{.}}/ok.xml"))
+		s.Page("/ok.xml", siteURLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{Timeout: 200 * time.Millisecond}, s.URL+"/sitemap.xml")
 		r.has(t, "fetch-error", "/slow.xml", "timed out")
 		if len(r.files) != 3 || r.files[2].URLs != 1 {
@@ -296,61 +233,61 @@ func TestHostileSites(t *testing.T) {
 		}
 	})
 	t.Run("redirects and loops", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/sitemap.xml", siteIndex("{{.}}/old.xml", "{{.}}/loop1.xml"))
-		s.handle("/old.xml", func(w http.ResponseWriter, r *http.Request) {
+		s := sitetest.New(t)
+		s.Page("/sitemap.xml", siteIndex("{{.}}/old.xml", "{{.}}/loop1.xml"))
+		s.Handle("/old.xml", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/new.xml", http.StatusMovedPermanently)
 		})
-		s.page("/new.xml", siteURLSet("{{.}}/a"))
-		s.handle("/loop1.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop2.xml", http.StatusFound) })
-		s.handle("/loop2.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop1.xml", http.StatusFound) })
+		s.Page("/new.xml", siteURLSet("{{.}}/a"))
+		s.Handle("/loop1.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop2.xml", http.StatusFound) })
+		s.Handle("/loop2.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop1.xml", http.StatusFound) })
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "redirect", "/old.xml", "/new.xml")
 		r.has(t, "fetch-error", "/loop1.xml", "redirect loop")
 	})
 	t.Run("blocked by robots.txt", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: sitemapkit\nDisallow: /mine/\n\nSitemap: {{.}}/mine/s.xml\nSitemap: {{.}}/private/s.xml\n")
-		s.page("/mine/s.xml", siteURLSet("{{.}}/mine/a"))
-		s.page("/private/s.xml", siteURLSet("{{.}}/private/a"))
+		s := sitetest.New(t)
+		s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: sitemapkit\nDisallow: /mine/\n\nSitemap: {{.}}/mine/s.xml\nSitemap: {{.}}/private/s.xml\n")
+		s.Page("/mine/s.xml", siteURLSet("{{.}}/mine/a"))
+		s.Page("/private/s.xml", siteURLSet("{{.}}/private/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
 		r.has(t, "blocked-by-robots", "/mine/s.xml", "disallowed for sitemapkit")
-		if s.hitCount("/mine/s.xml") != 0 {
+		if s.Hits("/mine/s.xml") != 0 {
 			t.Error("a blocked sitemap was fetched")
 		}
 		// The * group does not apply when a group names sitemapkit.
-		if s.hitCount("/private/s.xml") != 1 {
+		if s.Hits("/private/s.xml") != 1 {
 			t.Error("/private/ is only disallowed for other crawlers")
 		}
 	})
 	t.Run("robots.txt 500 disallows all", func(t *testing.T) {
-		s := newSite(t)
-		s.handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
-		s.page("/sitemap.xml", siteURLSet("{{.}}/a"))
+		s := sitetest.New(t)
+		s.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
+		s.Page("/sitemap.xml", siteURLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "blocked-by-robots", "/sitemap.xml", "503")
-		if s.hitCount("/sitemap.xml") != 0 {
+		if s.Hits("/sitemap.xml") != 0 {
 			t.Error("fetched despite robots.txt 5xx")
 		}
 	})
 	t.Run("no Sitemap lines", func(t *testing.T) {
-		s := newSite(t)
-		s.page("/robots.txt", "User-agent: *\nDisallow:\n")
+		s := sitetest.New(t)
+		s.Page("/robots.txt", "User-agent: *\nDisallow:\n")
 		r := checkSite(t, SiteOptions{}, s.URL)
 		r.has(t, "http-error", "/sitemap.xml", "no Sitemap: lines")
 	})
 }
 
 func TestCrossHost(t *testing.T) {
-	a, b := newSite(t), newSite(t)
-	a.page("/sitemap.xml", siteIndex(b.URL+"/listed.xml", b.URL+"/unlisted.xml"))
-	b.page("/robots.txt", "Sitemap: {{.}}/listed.xml\n")
-	b.page("/listed.xml", siteURLSet(a.URL+"/page"))
-	b.page("/unlisted.xml", siteURLSet(a.URL+"/other"))
+	a, b := sitetest.New(t), sitetest.New(t)
+	a.Page("/sitemap.xml", siteIndex(b.URL+"/listed.xml", b.URL+"/unlisted.xml"))
+	b.Page("/robots.txt", "Sitemap: {{.}}/listed.xml\n")
+	b.Page("/listed.xml", siteURLSet(a.URL+"/page"))
+	b.Page("/unlisted.xml", siteURLSet(a.URL+"/other"))
 	r := checkSite(t, SiteOptions{}, a.URL+"/sitemap.xml")
 	r.has(t, "cross-host-sitemap", "/unlisted.xml", "")
-	if b.hitCount("/unlisted.xml") != 0 || b.hitCount("/listed.xml") != 1 {
-		t.Errorf("hits: listed %d, unlisted %d", b.hitCount("/listed.xml"), b.hitCount("/unlisted.xml"))
+	if b.Hits("/unlisted.xml") != 0 || b.Hits("/listed.xml") != 1 {
+		t.Errorf("hits: listed %d, unlisted %d", b.Hits("/listed.xml"), b.Hits("/unlisted.xml"))
 	}
 	// The listed child's URLs are a's: no url-not-allowed for them, nor for
 	// the index's <loc> that names it (b's robots.txt vouches for it); the
@@ -363,8 +300,8 @@ func TestCrossHost(t *testing.T) {
 
 	// Cross-submission from robots.txt: a's robots.txt lists a sitemap on b
 	// whose URLs are a's.
-	a.page("/robots.txt", "Sitemap: "+b.URL+"/for-a.xml\n")
-	b.page("/for-a.xml", siteURLSet(a.URL+"/x", b.URL+"/not-a"))
+	a.Page("/robots.txt", "Sitemap: "+b.URL+"/for-a.xml\n")
+	b.Page("/for-a.xml", siteURLSet(a.URL+"/x", b.URL+"/not-a"))
 	r = checkSite(t, SiteOptions{}, a.URL)
 	r.has(t, "url-not-allowed", "/for-a.xml", "")
 	if n := r.rules()["url-not-allowed"]; n != 1 {
@@ -373,19 +310,19 @@ func TestCrossHost(t *testing.T) {
 }
 
 func TestDepthLimit(t *testing.T) {
-	s := newSite(t)
-	s.page("/i0.xml", siteIndex("{{.}}/i1.xml"))
-	s.page("/i1.xml", siteIndex("{{.}}/i2.xml"))
-	s.page("/i2.xml", siteIndex("{{.}}/leaf.xml"))
-	s.page("/leaf.xml", siteURLSet("{{.}}/a"))
+	s := sitetest.New(t)
+	s.Page("/i0.xml", siteIndex("{{.}}/i1.xml"))
+	s.Page("/i1.xml", siteIndex("{{.}}/i2.xml"))
+	s.Page("/i2.xml", siteIndex("{{.}}/leaf.xml"))
+	s.Page("/leaf.xml", siteURLSet("{{.}}/a"))
 	r := checkSite(t, SiteOptions{}, s.URL+"/i0.xml")
 	r.has(t, "nested-index", "/i1.xml", "")
 	r.has(t, "nested-index", "/i2.xml", "not read")
-	if s.hitCount("/leaf.xml") != 0 {
+	if s.Hits("/leaf.xml") != 0 {
 		t.Error("an index three levels down was followed")
 	}
 	checkSite(t, SiteOptions{MaxDepth: 3}, s.URL+"/i0.xml")
-	if s.hitCount("/leaf.xml") != 1 {
+	if s.Hits("/leaf.xml") != 1 {
 		t.Error("--max-depth 3 should reach the leaf")
 	}
 }
@@ -405,7 +342,7 @@ func TestLocalFolder(t *testing.T) {
 	base := "https://www.example.com/"
 	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), siteIndex(base+"sitemap-1.xml", base+"sitemap-2.xml.gz"))
 	siteWriteFile(t, filepath.Join(dir, "sitemap-1.xml"), siteURLSet(base+"a", base+"b"))
-	siteWriteFile(t, filepath.Join(dir, "sitemap-2.xml.gz"), siteGzip(siteURLSet(base+"c")))
+	siteWriteFile(t, filepath.Join(dir, "sitemap-2.xml.gz"), sitetest.Gzip(siteURLSet(base+"c")))
 	siteWriteFile(t, filepath.Join(dir, "news.xml"), siteURLSet(base+"n"))
 	siteWriteFile(t, filepath.Join(dir, "robots.txt"), "User-agent: *\nDisallow:\n")
 	siteWriteFile(t, filepath.Join(dir, "index.html"), "<!DOCTYPE html><html></html>")
@@ -446,8 +383,8 @@ func TestLocalFolder(t *testing.T) {
 }
 
 func TestLocalIndexChildren(t *testing.T) {
-	s := newSite(t)
-	s.page("/remote.xml", siteURLSet("{{.}}/r"))
+	s := sitetest.New(t)
+	s.Page("/remote.xml", siteURLSet("{{.}}/r"))
 	dir := t.TempDir()
 	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), siteIndex(s.URL+"/local.xml", s.URL+"/remote.xml"))
 	siteWriteFile(t, filepath.Join(dir, "local.xml"), siteURLSet(s.URL+"/l"))
@@ -459,13 +396,13 @@ func TestLocalIndexChildren(t *testing.T) {
 	if r.files[1].Name != filepath.Join(dir, "local.xml") || r.files[2].Name != s.URL+"/remote.xml" {
 		t.Errorf("local child read from disk, the other fetched:\n%s", r)
 	}
-	if s.hitCount("/local.xml") != 0 {
+	if s.Hits("/local.xml") != 0 {
 		t.Error("a child beside its index was fetched")
 	}
 
 	r = checkSite(t, SiteOptions{Offline: true}, filepath.Join(dir, "sitemap.xml"))
 	r.has(t, "fetch-error", "sitemap.xml", "1 of its 2 children are not in its folder and were not fetched (--offline), e.g. "+s.URL+"/remote.xml")
-	if s.hitCount("/remote.xml") != 1 {
+	if s.Hits("/remote.xml") != 1 {
 		t.Error("--offline fetched")
 	}
 }

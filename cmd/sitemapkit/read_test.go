@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -206,11 +207,11 @@ func TestReadDamageAndExitCodes(t *testing.T) {
 }
 
 func TestReadOverHTTP(t *testing.T) {
-	w := newWebSite(t)
-	w.page("/robots.txt", "Sitemap: {{.}}/sitemap.xml\n")
-	w.page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.txt"))
-	w.page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
-	w.page("/s2.txt", "{{.}}/t1\n{{.}}/t2\n")
+	w := sitetest.New(t)
+	w.Page("/robots.txt", "Sitemap: {{.}}/sitemap.xml\n")
+	w.Page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.txt"))
+	w.Page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
+	w.Page("/s2.txt", "{{.}}/t1\n{{.}}/t2\n")
 	code, out, errOut := sk(t, "read", "--format", "jsonl", w.URL+"/robots.txt")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

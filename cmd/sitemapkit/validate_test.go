@@ -7,15 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/lint"
 )
 
@@ -225,57 +224,18 @@ func TestValidateHelp(t *testing.T) {
 	}
 }
 
-// webSite serves pages (with {{.}} replaced by its URL) on 127.0.0.1 and
-// records the User-Agents it saw.
-type webSite struct {
-	*httptest.Server
-	mu    sync.Mutex
-	pages map[string]http.HandlerFunc
-	uas   []string
-}
-
-func newWebSite(t *testing.T) *webSite {
-	w := &webSite{pages: map[string]http.HandlerFunc{}}
-	w.Server = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		w.mu.Lock()
-		h := w.pages[r.URL.Path]
-		w.uas = append(w.uas, r.UserAgent())
-		w.mu.Unlock()
-		if h == nil {
-			http.NotFound(rw, r)
-			return
-		}
-		h(rw, r)
-	}))
-	t.Cleanup(w.Close)
-	return w
-}
-
-func (w *webSite) page(path, body string) {
-	body = strings.ReplaceAll(body, "{{.}}", w.URL)
-	w.mu.Lock()
-	w.pages[path] = func(rw http.ResponseWriter, r *http.Request) { rw.Write([]byte(body)) }
-	w.mu.Unlock()
-}
-
-func (w *webSite) handle(path string, h http.HandlerFunc) {
-	w.mu.Lock()
-	w.pages[path] = h
-	w.mu.Unlock()
-}
-
 func TestValidateSiteOverHTTP(t *testing.T) {
-	w := newWebSite(t)
-	w.page("/robots.txt", "User-agent: *\nAllow: /\nSitemap: {{.}}/sitemap.xml\n")
-	w.page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.xml", "{{.}}/gone.xml", "{{.}}/slow.xml"))
-	w.page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
-	w.handle("/s2.xml", func(rw http.ResponseWriter, r *http.Request) {
+	w := sitetest.New(t)
+	w.Page("/robots.txt", "User-agent: *\nAllow: /\nSitemap: {{.}}/sitemap.xml\n")
+	w.Page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.xml", "{{.}}/gone.xml", "{{.}}/slow.xml"))
+	w.Page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
+	w.Handle("/s2.xml", func(rw http.ResponseWriter, r *http.Request) {
 		http.Redirect(rw, r, "/s1-moved.xml", http.StatusMovedPermanently)
 	})
-	w.page("/s1-moved.xml", xmlURLSet(entry("{{.}}/b")))
+	w.Page("/s1-moved.xml", xmlURLSet(entry("{{.}}/b")))
 	release := make(chan struct{})
 	defer close(release)
-	w.handle("/slow.xml", func(rw http.ResponseWriter, r *http.Request) {
+	w.Handle("/slow.xml", func(rw http.ResponseWriter, r *http.Request) {
 		select {
 		case <-release:
 		case <-r.Context().Done():
@@ -295,9 +255,7 @@ func TestValidateSiteOverHTTP(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, ua := range w.uas {
+	for _, ua := range w.UserAgents() {
 		if ua != "probe/2.0" {
 			t.Errorf("User-Agent %q, want probe/2.0", ua)
 		}
@@ -305,10 +263,10 @@ func TestValidateSiteOverHTTP(t *testing.T) {
 }
 
 func TestValidateMaxDepth(t *testing.T) {
-	w := newWebSite(t)
-	w.page("/i0.xml", xmlIndex("{{.}}/i1.xml"))
-	w.page("/i1.xml", xmlIndex("{{.}}/leaf.xml"))
-	w.page("/leaf.xml", xmlURLSet(entry("{{.}}/a")))
+	w := sitetest.New(t)
+	w.Page("/i0.xml", xmlIndex("{{.}}/i1.xml"))
+	w.Page("/i1.xml", xmlIndex("{{.}}/leaf.xml"))
+	w.Page("/leaf.xml", xmlURLSet(entry("{{.}}/a")))
 	_, out, _ := sk(t, "validate", "--max-depth", "1", w.URL+"/i0.xml")
 	if !strings.Contains(out, "its 1 children are not read") || strings.Contains(out, "leaf.xml") {
 		t.Errorf("--max-depth 1:\n%s", out)

@@ -1,0 +1,89 @@
+// Package sitetest serves web sites for tests on 127.0.0.1 (httptest):
+// the site walk, validate and read are tested against real HTTP servers,
+// good, broken and hostile ones.
+package sitetest
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// A Site answers the paths it was given and 404 for any other, and
+// remembers what was asked. In bodies, {{.}} stands for the site's own URL
+// (scheme and host), so that a sitemap can list the site's pages.
+type Site struct {
+	*httptest.Server
+	mu    sync.Mutex
+	pages map[string]http.HandlerFunc
+	hits  map[string]int
+	uas   []string
+}
+
+// New starts a Site, closed when t ends.
+func New(t testing.TB) *Site {
+	t.Helper()
+	s := &Site{pages: map[string]http.HandlerFunc{}, hits: map[string]int{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		h := s.pages[r.URL.Path]
+		s.hits[r.URL.Path]++
+		s.uas = append(s.uas, r.UserAgent())
+		s.mu.Unlock()
+		if h == nil {
+			http.NotFound(w, r)
+			return
+		}
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Page serves body at path.
+func (s *Site) Page(path, body string) {
+	body = strings.ReplaceAll(body, "{{.}}", s.URL)
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) })
+}
+
+// GzPage serves body gzipped at path, as a .xml.gz file is served (no
+// Content-Encoding).
+func (s *Site) GzPage(path, body string) {
+	z := Gzip(strings.ReplaceAll(body, "{{.}}", s.URL))
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(z)) })
+}
+
+// Handle serves path with h.
+func (s *Site) Handle(path string, h http.HandlerFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[path] = h
+}
+
+// Hits returns how many requests path received.
+func (s *Site) Hits(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
+}
+
+// UserAgents returns the User-Agent of every request, in order.
+func (s *Site) UserAgents() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.uas...)
+}
+
+// Gzip returns s gzipped.
+func Gzip(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
