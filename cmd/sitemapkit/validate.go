@@ -208,8 +208,8 @@ func writeSummary(w *bufio.Writer, s *validateSummary) {
 	if s.Errors+s.Warnings+s.Infos > 0 {
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%s (%d read), %s: %s, %s, %s\n",
-		plural(s.Files, "file"), s.FilesRead, plural(s.URLs, "URL"),
+	fmt.Fprintf(w, "%s (%s read), %s: %s, %s, %s\n",
+		plural(s.Files, "file"), group(s.FilesRead), plural(s.URLs, "URL"),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
 	rules := make([]string, 0, len(s.ByRule))
 	for r := range s.ByRule {
@@ -227,7 +227,7 @@ func writeSummary(w *bufio.Writer, s *validateSummary) {
 	})
 	for _, r := range rules {
 		rc := s.ByRule[r]
-		fmt.Fprintf(w, "  %-7s  %-28s %d\n", rc.Severity, r, rc.Count)
+		fmt.Fprintf(w, "  %-7s  %-28s %s\n", rc.Severity, r, group(rc.Count))
 	}
 }
 
@@ -235,7 +235,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprint(n) + " " + word + "s"
+	return group(n) + " " + word + "s"
 }
 
 // sortDiagnostics puts diagnostics in walk order (documents checked at
