@@ -16,26 +16,6 @@ import (
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
-func siteURLSet(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	for _, l := range locs {
-		fmt.Fprintf(&b, "<url><loc>%s</loc><lastmod>2024-05-01</lastmod></url>\n", l)
-	}
-	b.WriteString("</urlset>\n")
-	return b.String()
-}
-
-func siteIndex(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	for _, l := range locs {
-		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>\n", l)
-	}
-	b.WriteString("</sitemapindex>\n")
-	return b.String()
-}
-
 type siteResult struct {
 	files []FileResult
 	diags []Diagnostic
@@ -106,9 +86,9 @@ func checkSite(t *testing.T, opts SiteOptions, starts ...string) *siteResult {
 func TestGoodSiteFromRoot(t *testing.T) {
 	s := sitetest.New(t)
 	s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nSitemap: {{.}}/sitemap.xml\n")
-	s.Page("/sitemap.xml", siteIndex("{{.}}/sitemap-1.xml", "{{.}}/sitemap-2.xml.gz"))
-	s.Page("/sitemap-1.xml", siteURLSet("{{.}}/a", "{{.}}/b"))
-	s.GzPage("/sitemap-2.xml.gz", siteURLSet("{{.}}/c"))
+	s.Page("/sitemap.xml", sitetest.Index("{{.}}/sitemap-1.xml", "{{.}}/sitemap-2.xml.gz"))
+	s.Page("/sitemap-1.xml", sitetest.URLSet("{{.}}/a", "{{.}}/b"))
+	s.GzPage("/sitemap-2.xml.gz", sitetest.URLSet("{{.}}/c"))
 	r := checkSite(t, SiteOptions{}, s.URL+"/")
 	if r.errors() != 0 || len(r.diags) != 0 {
 		t.Fatalf("a good site has findings:\n%s", r)
@@ -136,7 +116,7 @@ func TestUserAgentSent(t *testing.T) {
 	var ua string
 	s.Handle("/sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
 		ua = r.UserAgent()
-		w.Write([]byte(siteURLSet(s.URL + "/a")))
+		w.Write([]byte(sitetest.URLSet(s.URL + "/a")))
 	})
 	checkSite(t, SiteOptions{UserAgent: "testbot/1.0"}, s.URL+"/sitemap.xml")
 	if ua != "testbot/1.0" {
@@ -147,8 +127,8 @@ func TestUserAgentSent(t *testing.T) {
 func TestHostileSites(t *testing.T) {
 	t.Run("index lists itself", func(t *testing.T) {
 		s := sitetest.New(t)
-		s.Page("/sitemap.xml", siteIndex("{{.}}/sitemap.xml", "{{.}}/s1.xml"))
-		s.Page("/s1.xml", siteURLSet("{{.}}/a"))
+		s.Page("/sitemap.xml", sitetest.Index("{{.}}/sitemap.xml", "{{.}}/s1.xml"))
+		s.Page("/s1.xml", sitetest.URLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "nested-index", "/sitemap.xml", "")
 		if s.Hits("/sitemap.xml") != 1 || s.Hits("/s1.xml") != 1 {
@@ -158,7 +138,7 @@ func TestHostileSites(t *testing.T) {
 	t.Run("robots.txt lists itself", func(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/robots.txt", "Sitemap: {{.}}/robots.txt\nSitemap: {{.}}/s.xml\n")
-		s.Page("/s.xml", siteURLSet("{{.}}/a"))
+		s.Page("/s.xml", sitetest.URLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
 		r.has(t, "unsupported-format", "/robots.txt", "read already")
 		if len(r.files) != 1 || r.files[0].URLs != 1 {
@@ -167,9 +147,9 @@ func TestHostileSites(t *testing.T) {
 	})
 	t.Run("two indexes list each other", func(t *testing.T) {
 		s := sitetest.New(t)
-		s.Page("/a.xml", siteIndex("{{.}}/b.xml"))
-		s.Page("/b.xml", siteIndex("{{.}}/a.xml", "{{.}}/c.xml"))
-		s.Page("/c.xml", siteURLSet("{{.}}/x"))
+		s.Page("/a.xml", sitetest.Index("{{.}}/b.xml"))
+		s.Page("/b.xml", sitetest.Index("{{.}}/a.xml", "{{.}}/c.xml"))
+		s.Page("/c.xml", sitetest.URLSet("{{.}}/x"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/a.xml")
 		r.has(t, "nested-index", "/b.xml", "")
 		if s.Hits("/a.xml") != 1 || s.Hits("/c.xml") != 1 {
@@ -178,7 +158,7 @@ func TestHostileSites(t *testing.T) {
 	})
 	t.Run("HTTP errors", func(t *testing.T) {
 		s := sitetest.New(t)
-		s.Page("/sitemap.xml", siteIndex("{{.}}/missing.xml", "{{.}}/broken.xml"))
+		s.Page("/sitemap.xml", sitetest.Index("{{.}}/missing.xml", "{{.}}/broken.xml"))
 		s.Handle("/broken.xml", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "http-error", "/missing.xml", "404")
@@ -187,7 +167,7 @@ func TestHostileSites(t *testing.T) {
 	t.Run("gzip bomb", func(t *testing.T) {
 		s := sitetest.New(t)
 		bomb := sitetest.Gzip(strings.Repeat(" ", 3<<20))
-		s.Page("/sitemap.xml", siteIndex("{{.}}/bomb.xml", "{{.}}/bomb.xml.gz"))
+		s.Page("/sitemap.xml", sitetest.Index("{{.}}/bomb.xml", "{{.}}/bomb.xml.gz"))
 		s.Handle("/bomb.xml", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Encoding", "gzip")
 			w.Write([]byte(bomb))
@@ -207,8 +187,8 @@ func TestHostileSites(t *testing.T) {
 		s := sitetest.New(t)
 		big := "Sitemap: {{.}}/s.xml\n" + strings.Repeat("# filler filler filler filler filler filler\n", 600<<10/44) + "Sitemap: {{.}}/late.xml\n"
 		s.Page("/robots.txt", big)
-		s.Page("/s.xml", siteURLSet("{{.}}/a"))
-		s.Page("/late.xml", siteURLSet("{{.}}/b"))
+		s.Page("/s.xml", sitetest.URLSet("{{.}}/a"))
+		s.Page("/late.xml", sitetest.URLSet("{{.}}/b"))
 		r := checkSite(t, SiteOptions{}, s.URL)
 		if len(r.files) != 1 || r.files[0].Name != s.URL+"/s.xml" || s.Hits("/late.xml") != 0 {
 			t.Errorf("the Sitemap: line past 500 KiB must be ignored:\n%s", r)
@@ -224,8 +204,8 @@ func TestHostileSites(t *testing.T) {
 			case <-r.Context().Done():
 			}
 		})
-		s.Page("/sitemap.xml", siteIndex("{{.}}/slow.xml", "{{.}}/ok.xml"))
-		s.Page("/ok.xml", siteURLSet("{{.}}/a"))
+		s.Page("/sitemap.xml", sitetest.Index("{{.}}/slow.xml", "{{.}}/ok.xml"))
+		s.Page("/ok.xml", sitetest.URLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{Timeout: 200 * time.Millisecond}, s.URL+"/sitemap.xml")
 		r.has(t, "fetch-error", "/slow.xml", "timed out")
 		if len(r.files) != 3 || r.files[2].URLs != 1 {
@@ -234,11 +214,11 @@ func TestHostileSites(t *testing.T) {
 	})
 	t.Run("redirects and loops", func(t *testing.T) {
 		s := sitetest.New(t)
-		s.Page("/sitemap.xml", siteIndex("{{.}}/old.xml", "{{.}}/loop1.xml"))
+		s.Page("/sitemap.xml", sitetest.Index("{{.}}/old.xml", "{{.}}/loop1.xml"))
 		s.Handle("/old.xml", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/new.xml", http.StatusMovedPermanently)
 		})
-		s.Page("/new.xml", siteURLSet("{{.}}/a"))
+		s.Page("/new.xml", sitetest.URLSet("{{.}}/a"))
 		s.Handle("/loop1.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop2.xml", http.StatusFound) })
 		s.Handle("/loop2.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop1.xml", http.StatusFound) })
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
@@ -248,8 +228,8 @@ func TestHostileSites(t *testing.T) {
 	t.Run("blocked by robots.txt", func(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: sitemapkit\nDisallow: /mine/\n\nSitemap: {{.}}/mine/s.xml\nSitemap: {{.}}/private/s.xml\n")
-		s.Page("/mine/s.xml", siteURLSet("{{.}}/mine/a"))
-		s.Page("/private/s.xml", siteURLSet("{{.}}/private/a"))
+		s.Page("/mine/s.xml", sitetest.URLSet("{{.}}/mine/a"))
+		s.Page("/private/s.xml", sitetest.URLSet("{{.}}/private/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
 		r.has(t, "blocked-by-robots", "/mine/s.xml", "disallowed for sitemapkit")
 		if s.Hits("/mine/s.xml") != 0 {
@@ -263,7 +243,7 @@ func TestHostileSites(t *testing.T) {
 	t.Run("robots.txt 500 disallows all", func(t *testing.T) {
 		s := sitetest.New(t)
 		s.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
-		s.Page("/sitemap.xml", siteURLSet("{{.}}/a"))
+		s.Page("/sitemap.xml", sitetest.URLSet("{{.}}/a"))
 		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
 		r.has(t, "blocked-by-robots", "/sitemap.xml", "503")
 		if s.Hits("/sitemap.xml") != 0 {
@@ -280,10 +260,10 @@ func TestHostileSites(t *testing.T) {
 
 func TestCrossHost(t *testing.T) {
 	a, b := sitetest.New(t), sitetest.New(t)
-	a.Page("/sitemap.xml", siteIndex(b.URL+"/listed.xml", b.URL+"/unlisted.xml"))
+	a.Page("/sitemap.xml", sitetest.Index(b.URL+"/listed.xml", b.URL+"/unlisted.xml"))
 	b.Page("/robots.txt", "Sitemap: {{.}}/listed.xml\n")
-	b.Page("/listed.xml", siteURLSet(a.URL+"/page"))
-	b.Page("/unlisted.xml", siteURLSet(a.URL+"/other"))
+	b.Page("/listed.xml", sitetest.URLSet(a.URL+"/page"))
+	b.Page("/unlisted.xml", sitetest.URLSet(a.URL+"/other"))
 	r := checkSite(t, SiteOptions{}, a.URL+"/sitemap.xml")
 	r.has(t, "cross-host-sitemap", "/unlisted.xml", "")
 	if b.Hits("/unlisted.xml") != 0 || b.Hits("/listed.xml") != 1 {
@@ -301,7 +281,7 @@ func TestCrossHost(t *testing.T) {
 	// Cross-submission from robots.txt: a's robots.txt lists a sitemap on b
 	// whose URLs are a's.
 	a.Page("/robots.txt", "Sitemap: "+b.URL+"/for-a.xml\n")
-	b.Page("/for-a.xml", siteURLSet(a.URL+"/x", b.URL+"/not-a"))
+	b.Page("/for-a.xml", sitetest.URLSet(a.URL+"/x", b.URL+"/not-a"))
 	r = checkSite(t, SiteOptions{}, a.URL)
 	r.has(t, "url-not-allowed", "/for-a.xml", "")
 	if n := r.rules()["url-not-allowed"]; n != 1 {
@@ -311,10 +291,10 @@ func TestCrossHost(t *testing.T) {
 
 func TestDepthLimit(t *testing.T) {
 	s := sitetest.New(t)
-	s.Page("/i0.xml", siteIndex("{{.}}/i1.xml"))
-	s.Page("/i1.xml", siteIndex("{{.}}/i2.xml"))
-	s.Page("/i2.xml", siteIndex("{{.}}/leaf.xml"))
-	s.Page("/leaf.xml", siteURLSet("{{.}}/a"))
+	s.Page("/i0.xml", sitetest.Index("{{.}}/i1.xml"))
+	s.Page("/i1.xml", sitetest.Index("{{.}}/i2.xml"))
+	s.Page("/i2.xml", sitetest.Index("{{.}}/leaf.xml"))
+	s.Page("/leaf.xml", sitetest.URLSet("{{.}}/a"))
 	r := checkSite(t, SiteOptions{}, s.URL+"/i0.xml")
 	r.has(t, "nested-index", "/i1.xml", "")
 	r.has(t, "nested-index", "/i2.xml", "not read")
@@ -340,15 +320,15 @@ func siteWriteFile(t *testing.T, path, content string) {
 func TestLocalFolder(t *testing.T) {
 	dir := t.TempDir()
 	base := "https://www.example.com/"
-	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), siteIndex(base+"sitemap-1.xml", base+"sitemap-2.xml.gz"))
-	siteWriteFile(t, filepath.Join(dir, "sitemap-1.xml"), siteURLSet(base+"a", base+"b"))
-	siteWriteFile(t, filepath.Join(dir, "sitemap-2.xml.gz"), sitetest.Gzip(siteURLSet(base+"c")))
-	siteWriteFile(t, filepath.Join(dir, "news.xml"), siteURLSet(base+"n"))
+	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), sitetest.Index(base+"sitemap-1.xml", base+"sitemap-2.xml.gz"))
+	siteWriteFile(t, filepath.Join(dir, "sitemap-1.xml"), sitetest.URLSet(base+"a", base+"b"))
+	siteWriteFile(t, filepath.Join(dir, "sitemap-2.xml.gz"), sitetest.Gzip(sitetest.URLSet(base+"c")))
+	siteWriteFile(t, filepath.Join(dir, "news.xml"), sitetest.URLSet(base+"n"))
 	siteWriteFile(t, filepath.Join(dir, "robots.txt"), "User-agent: *\nDisallow:\n")
 	siteWriteFile(t, filepath.Join(dir, "index.html"), "<!DOCTYPE html><html></html>")
 	siteWriteFile(t, filepath.Join(dir, "urls.txt"), base+"t1\n"+base+"t2\n")
-	siteWriteFile(t, filepath.Join(dir, "blog", "sitemap.xml"), siteURLSet(base+"blog/p"))
-	siteWriteFile(t, filepath.Join(dir, ".git", "sitemap.xml"), siteURLSet(base+"hidden"))
+	siteWriteFile(t, filepath.Join(dir, "blog", "sitemap.xml"), sitetest.URLSet(base+"blog/p"))
+	siteWriteFile(t, filepath.Join(dir, ".git", "sitemap.xml"), sitetest.URLSet(base+"hidden"))
 
 	r := checkSite(t, SiteOptions{Base: base, Offline: true}, dir)
 	if r.errors() != 0 {
@@ -384,10 +364,10 @@ func TestLocalFolder(t *testing.T) {
 
 func TestLocalIndexChildren(t *testing.T) {
 	s := sitetest.New(t)
-	s.Page("/remote.xml", siteURLSet("{{.}}/r"))
+	s.Page("/remote.xml", sitetest.URLSet("{{.}}/r"))
 	dir := t.TempDir()
-	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), siteIndex(s.URL+"/local.xml", s.URL+"/remote.xml"))
-	siteWriteFile(t, filepath.Join(dir, "local.xml"), siteURLSet(s.URL+"/l"))
+	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), sitetest.Index(s.URL+"/local.xml", s.URL+"/remote.xml"))
+	siteWriteFile(t, filepath.Join(dir, "local.xml"), sitetest.URLSet(s.URL+"/l"))
 
 	r := checkSite(t, SiteOptions{}, filepath.Join(dir, "sitemap.xml"))
 	if r.errors() != 0 || len(r.files) != 3 || !r.files[1].Read || !r.files[2].Read {
@@ -455,10 +435,10 @@ func (w *orderWriter) Write(p []byte) (int, error) {
 func TestWalkOrderWithBoundedQueues(t *testing.T) {
 	dir := t.TempDir()
 	base := "https://www.example.com/"
-	siteWriteFile(t, filepath.Join(dir, "a.xml"), siteIndex(base+"b.xml", base+"big1.xml", base+"big2.xml", base+"big3.xml"))
-	siteWriteFile(t, filepath.Join(dir, "b.xml"), siteIndex(base+"big4.xml", base+"big5.xml"))
+	siteWriteFile(t, filepath.Join(dir, "a.xml"), sitetest.Index(base+"b.xml", base+"big1.xml", base+"big2.xml", base+"big3.xml"))
+	siteWriteFile(t, filepath.Join(dir, "b.xml"), sitetest.Index(base+"big4.xml", base+"big5.xml"))
 	for i := 1; i <= 5; i++ {
-		siteWriteFile(t, filepath.Join(dir, fmt.Sprintf("big%d.xml", i)), siteURLSet(base+fmt.Sprint(i)))
+		siteWriteFile(t, filepath.Join(dir, fmt.Sprintf("big%d.xml", i)), sitetest.URLSet(base+fmt.Sprint(i)))
 	}
 	const chunk = 256 << 10
 	for _, conc := range []int{1, 2, 4} {

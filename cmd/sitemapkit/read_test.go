@@ -128,7 +128,7 @@ func TestReadOrderAcrossConcurrentChildren(t *testing.T) {
 		write(t, dir, name, content)
 		children = append(children, vbase+name)
 	}
-	idx := write(t, dir, "sitemap.xml", xmlIndex(children...))
+	idx := write(t, dir, "sitemap.xml", sitetest.Index(children...))
 	for _, conc := range []string{"1", "4"} {
 		code, out, errOut := sk(t, "read", "--format", "text", "--concurrency", conc, idx)
 		if code != 0 {
@@ -209,7 +209,7 @@ func TestReadDamageAndExitCodes(t *testing.T) {
 func TestReadOverHTTP(t *testing.T) {
 	w := sitetest.New(t)
 	w.Page("/robots.txt", "Sitemap: {{.}}/sitemap.xml\n")
-	w.Page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.txt"))
+	w.Page("/sitemap.xml", sitetest.Index("{{.}}/s1.xml", "{{.}}/s2.txt"))
 	w.Page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
 	w.Page("/s2.txt", "{{.}}/t1\n{{.}}/t2\n")
 	code, out, errOut := sk(t, "read", "--format", "jsonl", w.URL+"/robots.txt")

@@ -34,16 +34,6 @@ func xmlURLSet(entries ...string) string {
 		strings.Join(entries, "\n") + "\n</urlset>\n"
 }
 
-func xmlIndex(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	for _, l := range locs {
-		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>\n", l)
-	}
-	b.WriteString("</sitemapindex>\n")
-	return b.String()
-}
-
 func entry(loc string) string {
 	return "<url><loc>" + loc + "</loc><lastmod>2024-05-01</lastmod></url>"
 }
@@ -73,7 +63,7 @@ const vbase = "https://www.example.com/"
 // goodSet writes an index and two children (one gzipped) into a folder.
 func goodSet(t *testing.T) string {
 	dir := t.TempDir()
-	write(t, dir, "sitemap.xml", xmlIndex(vbase+"sitemap-1.xml", vbase+"sitemap-2.xml.gz"))
+	write(t, dir, "sitemap.xml", sitetest.Index(vbase+"sitemap-1.xml", vbase+"sitemap-2.xml.gz"))
 	write(t, dir, "sitemap-1.xml", xmlURLSet(entry(vbase+"a"), entry(vbase+"b")))
 	write(t, dir, "sitemap-2.xml.gz", gzipText(xmlURLSet(entry(vbase+"c"))))
 	return dir
@@ -227,7 +217,7 @@ func TestValidateHelp(t *testing.T) {
 func TestValidateSiteOverHTTP(t *testing.T) {
 	w := sitetest.New(t)
 	w.Page("/robots.txt", "User-agent: *\nAllow: /\nSitemap: {{.}}/sitemap.xml\n")
-	w.Page("/sitemap.xml", xmlIndex("{{.}}/s1.xml", "{{.}}/s2.xml", "{{.}}/gone.xml", "{{.}}/slow.xml"))
+	w.Page("/sitemap.xml", sitetest.Index("{{.}}/s1.xml", "{{.}}/s2.xml", "{{.}}/gone.xml", "{{.}}/slow.xml"))
 	w.Page("/s1.xml", xmlURLSet(entry("{{.}}/a")))
 	w.Handle("/s2.xml", func(rw http.ResponseWriter, r *http.Request) {
 		http.Redirect(rw, r, "/s1-moved.xml", http.StatusMovedPermanently)
@@ -264,8 +254,8 @@ func TestValidateSiteOverHTTP(t *testing.T) {
 
 func TestValidateMaxDepth(t *testing.T) {
 	w := sitetest.New(t)
-	w.Page("/i0.xml", xmlIndex("{{.}}/i1.xml"))
-	w.Page("/i1.xml", xmlIndex("{{.}}/leaf.xml"))
+	w.Page("/i0.xml", sitetest.Index("{{.}}/i1.xml"))
+	w.Page("/i1.xml", sitetest.Index("{{.}}/leaf.xml"))
 	w.Page("/leaf.xml", xmlURLSet(entry("{{.}}/a")))
 	_, out, _ := sk(t, "validate", "--max-depth", "1", w.URL+"/i0.xml")
 	if !strings.Contains(out, "its 1 children are not read") || strings.Contains(out, "leaf.xml") {

@@ -5,6 +5,7 @@ package sitetest
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -85,5 +86,28 @@ func Gzip(s string) string {
 	w := gzip.NewWriter(&b)
 	w.Write([]byte(s))
 	w.Close()
+	return b.String()
+}
+
+// URLSet returns a urlset listing locs, each with lastmod 2024-05-01, one
+// <url> per line.
+func URLSet(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "<url><loc>%s</loc><lastmod>2024-05-01</lastmod></url>\n", l)
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+// Index returns a sitemap index listing locs, one <sitemap> per line.
+func Index(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>\n", l)
+	}
+	b.WriteString("</sitemapindex>\n")
 	return b.String()
 }
