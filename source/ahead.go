@@ -21,11 +21,12 @@ type Ahead struct {
 	stop    chan struct{}
 	once    sync.Once
 
-	cur  *aheadBatch
-	next int // index in cur of the record Read returns next
-	line int
-	end  error // Err of the source after the record last returned
-	done bool  // the record last returned ended the stream
+	cur   *aheadBatch
+	next  int // index in cur of the record Read returns next
+	line  int
+	place string // the Placer's place for the record last returned
+	end   error  // Err of the source after the record last returned
+	done  bool   // the record last returned ended the stream
 }
 
 // aheadBatchLen is how many records travel together: enough that the cost
@@ -38,10 +39,11 @@ type aheadBatch struct {
 }
 
 type aheadRecord struct {
-	u    sitemap.URL
-	err  error
-	line int
-	end  error // src.Err() right after this record
+	u     sitemap.URL
+	err   error
+	line  int
+	place string // src's Place, when it is a Placer
+	end   error  // src.Err() right after this record
 }
 
 // ReadAhead starts reading src ahead of the caller and returns the Ahead
@@ -76,7 +78,11 @@ func (a *Ahead) fill() {
 		for len(b.recs) < aheadBatchLen && !over {
 			u, err := a.src.Read()
 			end := a.src.Err()
-			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), end: end})
+			var place string
+			if p, ok := a.src.(Placer); ok {
+				place = p.Place()
+			}
+			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), place: place, end: end})
 			over = err == io.EOF || (err != nil && end != nil)
 		}
 		select {
@@ -109,7 +115,7 @@ func (a *Ahead) Read() (sitemap.URL, error) {
 	}
 	r := &a.cur.recs[a.next]
 	a.next++
-	a.line, a.end = r.line, r.end
+	a.line, a.place, a.end = r.line, r.place, r.end
 	if r.err == io.EOF || (r.err != nil && r.end != nil) {
 		a.done = true
 	}
@@ -137,6 +143,15 @@ func (a *Ahead) Line() int { return a.line }
 
 // Err returns the error that ended the stream, or nil.
 func (a *Ahead) Err() error { return a.end }
+
+// Place returns the place of the record Read last returned, as the Source
+// read names it (see Place).
+func (a *Ahead) Place() string {
+	if a.place != "" {
+		return a.place
+	}
+	return linePlace(a.src.Name(), a.line)
+}
 
 // Close stops reading ahead; a later Read returns io.ErrClosedPipe. It
 // does not wait for a read under way in the goroutine (the standard input

@@ -275,7 +275,7 @@ func addInput(ctx context.Context, a *app, b *build.Builder, in input, rep *refu
 		var pe *source.ParseError
 		switch {
 		case errors.As(err, &v):
-			rep.add(v.Rule, fmt.Sprintf("%s:%d: %v", src.Name(), src.Line(), v))
+			rep.add(v.Rule, source.Place(src)+": "+v.Error())
 		case errors.As(err, &pe):
 			rep.add("input-error", pe.Error())
 		default:
