@@ -29,6 +29,14 @@
 // "2024-05-01T23:00:00-05:00" beats "2024-05-02"); a child with no lastmod
 // gets none. The time of the run is never written anywhere.
 //
+// # Groups
+//
+// Builder.Group splits a set into named parts under the one index: after
+// Group(ctx, "products"), URLs go into products-1-XXXXXXXX.xml.gz,
+// products-2-…; after Group(ctx, "blog"), into blog-1-…. Each group is
+// numbered on its own, so a change in one group never renames another's
+// files. A set with groups always has an index.
+//
 // # Publishing
 //
 // A reader of the folder, at any moment, and a folder left by a run that
@@ -176,7 +184,8 @@ type File struct {
 	Bytes     int64  // uncompressed size
 	GzipBytes int64  // size on disk when gzipped, else 0
 	Index     bool
-	Kept      bool // the published file had this content already and was left as it was
+	Group     string // the group of a child (see Builder.Group); "" for the main set and index files
+	Kept      bool   // the published file had this content already and was left as it was
 }
 
 // A Builder writes a stream of URLs into a new set beside the published
@@ -196,6 +205,11 @@ type Builder struct {
 	w        *sitemap.Writer // the current child's encoder
 	cur      *child
 	children []*child
+	group    string         // the current group (see Group); "" for the main set
+	groups   map[string]int // children per group, by name ("" for the main set)
+	// firstPlain: the first child is being written, or was, uncompressed
+	// with Gzip, in case it stays the set's only file.
+	firstPlain bool
 
 	res     Result
 	adds    int
@@ -508,15 +522,8 @@ func (b *Builder) write(ctx context.Context, v *sitemap.URL) error {
 		if b.opts.Index == IndexNever {
 			return b.fail(ErrNeedsIndex)
 		}
-		if err := b.endChild(); err != nil {
+		if err := b.nextChild(ctx); err != nil {
 			return b.fail(err)
-		}
-		if len(b.children) == 1 && b.opts.Index == IndexAuto && b.opts.Gzip {
-			// The first child was written plain, in case it stayed
-			// alone; it is now a child like the others.
-			if err := b.pipe.send(ctx, job{kind: jobCompress, c: b.children[0]}); err != nil {
-				return b.fail(err)
-			}
 		}
 		b.startChild()
 		err = b.w.WriteURL(v)
@@ -539,12 +546,47 @@ func (b *Builder) write(ctx context.Context, v *sitemap.URL) error {
 	return nil
 }
 
+// nextChild ends the current child, which has entries, because another
+// must follow it.
+func (b *Builder) nextChild(ctx context.Context) error {
+	if err := b.endChild(); err != nil {
+		return err
+	}
+	if b.firstPlain {
+		// The first child was written plain, in case it stayed
+		// alone; it is now a child like the others.
+		b.firstPlain = false
+		return b.pipe.send(ctx, job{kind: jobCompress, c: b.children[0]})
+	}
+	return nil
+}
+
+// dropChild discards the current child, opened for a URL that was then
+// refused.
+func (b *Builder) dropChild() {
+	b.cw.discard()
+	b.w = nil
+	b.children = b.children[:len(b.children)-1]
+	b.groups[b.group]--
+}
+
+// alone reports whether the first child may yet be published alone, as
+// the set's only file, and so is written plain.
+func (b *Builder) alone() bool {
+	return len(b.children) == 1 && b.opts.Index == IndexAuto && b.group == "" && len(b.groups) == 1
+}
+
 func (b *Builder) startChild() {
-	c := &child{n: len(b.children) + 1}
+	if b.groups == nil {
+		b.groups = map[string]int{}
+	}
+	b.groups[b.group]++
+	c := &child{n: len(b.children) + 1, group: b.group, gn: b.groups[b.group]}
 	b.children = append(b.children, c)
 	b.cur = c
 	b.cw.c = c
-	b.cw.gz = b.opts.Gzip && !(c.n == 1 && b.opts.Index == IndexAuto)
+	b.cw.gz = b.opts.Gzip && !b.alone()
+	b.firstPlain = b.opts.Gzip && !b.cw.gz
 	b.w = sitemap.NewWriter(&b.cw, b.opts.Format)
 	b.w.MaxURLs = b.opts.MaxURLs
 	b.w.MaxBytes = b.opts.MaxBytes
@@ -557,6 +599,46 @@ func (b *Builder) endChild() error {
 	}
 	b.w = nil
 	return b.cw.end()
+}
+
+// Group starts a group: the URLs added after it, until the next Group,
+// go into files of their own, named after the group (name-1-XXXXXXXX.xml,
+// name-2-…), which the set's index lists after the files before them.
+// A site uses groups to keep its products, posts and news in separate
+// files: a change in one group rewrites only that group's files, and each
+// can be watched on its own in Search Console. A set with a group always
+// has an index, so Group fails with IndexNever.
+//
+// The name is made of letters, digits, "_" and "-", and differs from
+// Options.Name and from every group before it. Group("") returns to the
+// main set, whose files are named after Options.Name.
+func (b *Builder) Group(ctx context.Context, name string) error {
+	switch {
+	case b.err != nil:
+		return b.err
+	case b.done:
+		return ErrDone
+	case name == b.group:
+		return nil
+	case b.opts.Index == IndexNever:
+		return fmt.Errorf("build: group %q: a set with groups needs an index, and Options.Index is IndexNever", name)
+	case name != "" && !validName(name):
+		return fmt.Errorf("build: group %q: use letters, digits, _ and - only", name)
+	case name == b.opts.Name:
+		return fmt.Errorf("build: group %q: the set's own name (Options.Name) cannot name a group", name)
+	case b.groups[name] > 0:
+		return fmt.Errorf("build: group %q was already used: a group's URLs must be added together", name)
+	}
+	if b.w != nil {
+		b.cw.ctx = ctx
+		if b.w.Count() == 0 {
+			b.dropChild()
+		} else if err := b.nextChild(ctx); err != nil {
+			return b.fail(err)
+		}
+	}
+	b.group = name
+	return nil
 }
 
 // Abort discards the unpublished set: it waits for the writing goroutines
@@ -591,10 +673,7 @@ func (b *Builder) Publish(ctx context.Context) (*Result, error) {
 					b.fail(err)
 				}
 			} else {
-				// Opened for a URL that was then refused.
-				b.cw.discard()
-				b.w = nil
-				b.children = b.children[:len(b.children)-1]
+				b.dropChild()
 			}
 		}
 	}
@@ -637,7 +716,7 @@ type planned struct {
 }
 
 func (p *planned) record() manifestFile {
-	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: fmt.Sprintf("%08x", p.sum), Index: p.Index}
+	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: fmt.Sprintf("%08x", p.sum), Index: p.Index, Group: p.Group}
 }
 
 func (b *Builder) publish(ctx context.Context) error {
@@ -655,7 +734,7 @@ func (b *Builder) publish(ctx context.Context) error {
 	// One child is published alone, unless IndexAlways; or unless, with
 	// IndexAuto, it was already gzipped because a second child was begun
 	// (for a URL then refused), when it gets an index like any child.
-	single := len(b.children) == 1 && b.opts.Index != IndexAlways &&
+	single := len(b.children) == 1 && b.opts.Index != IndexAlways && b.children[0].group == "" &&
 		!(b.opts.Index == IndexAuto && b.children[0].gzip)
 	var children, indexes []*planned
 	for _, c := range b.children {
@@ -666,10 +745,14 @@ func (b *Builder) publish(ctx context.Context) error {
 			e += ".gz"
 			p.GzipBytes = c.disk
 		}
+		stem := name
+		if c.group != "" {
+			stem, p.Group = c.group, c.group
+		}
 		if single {
 			p.Name = name + e
 		} else {
-			p.Name = name + "-" + strconv.Itoa(c.n) + "-" + fmt.Sprintf("%08x", c.sum) + e
+			p.Name = stem + "-" + strconv.Itoa(c.gn) + "-" + fmt.Sprintf("%08x", c.sum) + e
 		}
 		p.URL = b.publicURL + p.Name
 		children = append(children, p)
@@ -783,7 +866,7 @@ func (b *Builder) publish(ctx context.Context) error {
 	var stale []manifestFile
 	for _, l := range [][]manifestFile{old.Files, old.Pending} {
 		for _, f := range l {
-			if !used[f.Name] && ownName(name, f.Name) {
+			if !used[f.Name] && ownName(name, f) {
 				used[f.Name] = true // once
 				stale = append(stale, f)
 			}

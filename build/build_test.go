@@ -251,7 +251,7 @@ func TestSplitAtMaxURLs(t *testing.T) {
 		t.Errorf("first file %+v, want the index sitemap.xml", res.Files[0])
 	}
 	for i, f := range res.Files[1:] {
-		if !strings.HasPrefix(f.Name, "sitemap-"+strconv.Itoa(i+1)+"-") || !ownName("sitemap", f.Name) {
+		if !strings.HasPrefix(f.Name, "sitemap-"+strconv.Itoa(i+1)+"-") || !ownName("sitemap", manifestFile{Name: f.Name}) {
 			t.Errorf("child %d named %s", i+1, f.Name)
 		}
 		if f.URL != base+f.Name {

@@ -137,6 +137,7 @@ type manifestFile struct {
 	Disk  int64  `json:"disk"`            // size on disk
 	Sum   string `json:"sum"`             // CRC-32C of the uncompressed bytes (8 hex)
 	Index bool   `json:"index,omitempty"` // an index file
+	Group string `json:"group,omitempty"` // the group of a child file (see Builder.Group)
 }
 
 func manifestName(name string) string { return ".sitemapkit-manifest-" + name + ".json" }
@@ -177,21 +178,31 @@ func (m *manifest) find(name string) (manifestFile, bool) {
 	return manifestFile{}, false
 }
 
-// ownName reports whether file could be one that a set named name
-// publishes: name.xml, name.txt, name-index-K.xml or name-N-XXXXXXXX.ext.
-// A manifest is a file in a folder people edit; nothing it lists is
-// removed unless its name also has one of these shapes.
-func ownName(name, file string) bool {
+// ownName reports whether f could be a file that a set named name
+// publishes: name.xml, name.txt, name-index-K.xml or name-N-XXXXXXXX.ext, or
+// G-N-XXXXXXXX.ext for a child of group G. A manifest is a file in a folder
+// people edit; nothing it lists is removed unless its name also has one of
+// these shapes.
+func ownName(name string, f manifestFile) bool {
+	if f.Group != "" {
+		return validName(f.Group) && f.Group != name && ownChild(f.Group, f.Name)
+	}
+	file := f.Name
 	if file == name+".xml" || file == name+".txt" {
 		return true
 	}
-	rest, ok := strings.CutPrefix(file, name+"-")
-	if !ok {
-		return false
-	}
-	if k, ok := strings.CutPrefix(rest, "index-"); ok {
+	if k, ok := strings.CutPrefix(file, name+"-index-"); ok {
 		k, ok = strings.CutSuffix(k, ".xml")
 		return ok && isNumber(k)
+	}
+	return ownChild(name, file)
+}
+
+// ownChild reports whether file is stem-N-XXXXXXXX.ext, the name of a child.
+func ownChild(stem, file string) bool {
+	rest, ok := strings.CutPrefix(file, stem+"-")
+	if !ok {
+		return false
 	}
 	n, rest, ok := strings.Cut(rest, "-")
 	if !ok || !isNumber(n) || len(rest) < 9 {

@@ -33,8 +33,26 @@ func TestOwnName(t *testing.T) {
 		{"../sitemap.xml", false},
 		{"sitemap-1.xml", false},
 	} {
-		if got := ownName("sitemap", tc.file); got != tc.want {
+		if got := ownName("sitemap", manifestFile{Name: tc.file}); got != tc.want {
 			t.Errorf("ownName(sitemap, %q) = %v, want %v", tc.file, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		group, file string
+		want        bool
+	}{
+		{"news", "news-1-3fa2c19b.xml", true},
+		{"news", "news-2-3fa2c19b.xml.gz", true},
+		{"my-blog", "my-blog-10-3fa2c19b.txt", true},
+		{"news", "news.xml", false},
+		{"news", "news-index-2.xml", false},
+		{"news", "blog-1-3fa2c19b.xml", false},
+		{"news", "news-1-3fa2c19b.html", false},
+		{"../x", "../x-1-3fa2c19b.xml", false},
+		{"sitemap", "sitemap-1-3fa2c19b.xml", false}, // a group never has the set's name
+	} {
+		if got := ownName("sitemap", manifestFile{Name: tc.file, Group: tc.group}); got != tc.want {
+			t.Errorf("ownName(sitemap, %q in group %q) = %v, want %v", tc.file, tc.group, got, tc.want)
 		}
 	}
 }

@@ -28,7 +28,9 @@ const (
 
 // A child is one file of the set being built (a urlset or text document).
 type child struct {
-	n int // 1-based number, in the order of the stream
+	n     int    // 1-based number in the stream, across groups
+	group string // the group's name; "" for the main set
+	gn    int    // 1-based number inside the group (n for the main set)
 
 	// Owned by the encoder.
 	entries  int
