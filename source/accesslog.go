@@ -51,7 +51,8 @@ type LogOptions struct {
 	// SkipExtensions are the file name extensions (without the dot,
 	// case-insensitive) of requests that are not pages. nil means
 	// [LogAssetExtensions]; an empty non-nil slice skips nothing by
-	// extension. Paths under /.well-known/ are always skipped.
+	// extension. Hidden paths, with a segment starting with a dot
+	// (/.well-known/…, /.env, /.git/config), are always skipped.
 	SkipExtensions []string
 }
 
@@ -104,7 +105,8 @@ type LogStats struct {
 	//   - "other": the request target is not a path ("*", "host:443",
 	//     "../x", garbage) or does not make a valid URL.
 	//   - "asset": the path's extension is in SkipExtensions, or the path is
-	//     under /.well-known/.
+	//     hidden (/.well-known/…, /.env, /.git/config: files for machines or
+	//     secrets, whatever status a catch-all route gave them).
 	Skipped map[string]int
 	// Malformed is the number of lines that are not access log lines.
 	Malformed int
@@ -607,7 +609,7 @@ func (c *logConfig) sameHost(authority string) bool {
 
 // isAsset reports whether a request path is for something other than a page.
 func (c *logConfig) isAsset(path string) bool {
-	if strings.HasPrefix(path, "/.well-known/") {
+	if hiddenPath(path) {
 		return true
 	}
 	seg := path[strings.LastIndexByte(path, '/')+1:]
@@ -629,6 +631,26 @@ func (c *logConfig) isAsset(path string) bool {
 	}
 	_, ok := c.exts[string(buf[:len(ext)])]
 	return ok
+}
+
+// hiddenPath reports whether a path has a segment starting with a dot
+// other than "." and "..": /.well-known/…, /.env, /.git/config. Such files
+// are for machines or are secrets; a 200 for them is a catch-all route or
+// a leak, never a page to list.
+func hiddenPath(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] != '/' || i+1 >= len(path) || path[i+1] != '.' {
+			continue
+		}
+		seg := path[i+1:]
+		if j := strings.IndexByte(seg, '/'); j >= 0 {
+			seg = seg[:j]
+		}
+		if seg != "." && seg != ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // filterQuery keeps the parameters named in KeepParams, in their order.

@@ -99,14 +99,14 @@ func TestLogRules(t *testing.T) {
 	}
 	s := l.Stats()
 	want := source.LogStats{
-		Lines:   51,
+		Lines:   52,
 		URLs:    len(rulesWant),
 		Repeats: 7, // lines 3, 19, 20, 22, 30, 31, 47
 		Skipped: map[string]int{
 			"blank":      1, // 35
 			"method":     5, // 5 POST, 6 OPTIONS *, 25 CONNECT, 26 "-", 44 lower-case "get"
 			"status":     4, // 7 404, 8 301, 9 500, 46 206
-			"asset":      7, // 10 css, 11 js?v=3, 12 .PNG, 13 favicon.ico, 14 robots.txt, 15 sitemap.xml, 16 /.well-known/
+			"asset":      8, // 10 css, 11 js?v=3, 12 .PNG, 13 favicon.ico, 14 robots.txt, 15 sitemap.xml, 16 /.well-known/, 52 /.git/config
 			"other host": 1, // 24 an open-proxy probe
 			"other":      2, // 50 "www.google.com:443", 51 "../../etc/passwd"
 		},
@@ -196,13 +196,13 @@ func TestLogOptions(t *testing.T) {
 			t.Errorf("%s should be skipped: %v", p, got)
 		}
 	}
-	if s := l.Stats(); s.Skipped["asset"] != 3 { // site.css, manual.pdf and the /.well-known/ path
-		t.Errorf("assets skipped: %d, want 3", s.Skipped["asset"])
+	if s := l.Stats(); s.Skipped["asset"] != 4 { // site.css, manual.pdf and the hidden /.well-known/ and /.git/ paths
+		t.Errorf("assets skipped: %d, want 4", s.Skipped["asset"])
 	}
 
 	l, _ = logFixture(t, "rules.log", source.LogOptions{SkipExtensions: []string{}})
-	if s := l.Stats(); s.Skipped["asset"] != 1 {
-		t.Errorf("with no extensions, assets skipped: %d, want 1 (/.well-known/)", s.Skipped["asset"])
+	if s := l.Stats(); s.Skipped["asset"] != 2 {
+		t.Errorf("with no extensions, assets skipped: %d, want 2 (the hidden paths)", s.Skipped["asset"])
 	}
 
 	for _, o := range []source.LogOptions{
