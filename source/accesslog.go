@@ -155,7 +155,8 @@ var ErrLogLine = errors.New("not a Common or Combined Log Format line")
 // A URL is returned once, at its first hit, in the order of first hits.
 // The Log remembers a 64-bit hash of each URL returned (and of its raw
 // form when that differs), so memory grows with the number of distinct
-// URLs, about 40 bytes each, not with the log's size.
+// URLs, a few tens of bytes each, not with the log's size; it is freed
+// when the stream ends.
 //
 // # Errors
 //
@@ -316,6 +317,7 @@ func (l *Log) Read() (sitemap.URL, error) {
 		line, ok := l.lr.next()
 		if !ok {
 			l.err = endError(l.lr, l.name)
+			l.seen = nil // the stream is over: free the hashes now, not when the Log goes
 			return sitemap.URL{}, l.err
 		}
 		l.stats.Lines++

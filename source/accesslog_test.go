@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -187,12 +188,12 @@ func TestLogOptions(t *testing.T) {
 		got = append(got, strings.TrimPrefix(h.Loc, logBase))
 	}
 	for _, p := range []string{"/missing", "/js/app.min.js", "/img/Logo.PNG", "/robots.txt", "/sitemap.xml"} {
-		if !contains(got, p) {
+		if !slices.Contains(got, p) {
 			t.Errorf("%s missing from %v", p, got)
 		}
 	}
 	for _, p := range []string{"/contact", "/docs/manual.pdf", "/css/site.css"} {
-		if contains(got, p) {
+		if slices.Contains(got, p) {
 			t.Errorf("%s should be skipped: %v", p, got)
 		}
 	}
@@ -222,15 +223,6 @@ func TestLogOptions(t *testing.T) {
 	if _, err := source.OpenLog(filepath.Join("testdata", "accesslog", "missing.log"), source.LogOptions{Base: logBase}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("OpenLog of a missing file: %v", err)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestLogCommonCRLFAndGzip(t *testing.T) {
