@@ -1,0 +1,224 @@
+package source
+
+import (
+	"bytes"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/loc"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// maxTokenBytes bounds the tokenizer's buffer: a page whose single token
+// (an inline script, say) is longer is reported rather than read into
+// memory whole.
+const maxTokenBytes = 32 << 20
+
+// pageHead is what a page says about itself.
+type pageHead struct {
+	noindex bool
+	// canonical is the page's <link rel="canonical">, resolved and
+	// normalised; "" when there is none, or when several disagree (Google
+	// then ignores them all).
+	canonical  string
+	alternates []sitemap.Alternate
+	images     []sitemap.Image
+}
+
+// parseHead reads the page at pageURL from r. It reads the head only (up to
+// </head>, <body> or the first element that cannot be in a head, as the
+// HTML parser's "in head" mode does) unless images is set, in which case it
+// goes on through the body collecting <img src>. What the body says about
+// robots, canonicals and alternates is ignored either way, as Google
+// ignores it, so that the images option never changes which pages are
+// listed.
+func parseHead(r io.Reader, pageURL *url.URL, images bool) (pageHead, error) {
+	var h pageHead
+	z := html.NewTokenizer(r)
+	z.SetMaxBuf(maxTokenBytes)
+	base := pageURL
+	baseSet, inHead := false, true
+	canonicals := 0
+	var seenAlt, seenImg map[string]bool
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			if err := z.Err(); err != io.EOF {
+				return h, err
+			}
+			if canonicals > 1 {
+				h.canonical = ""
+			}
+			return h, nil
+		case html.EndTagToken:
+			if !inHead {
+				continue
+			}
+			name, _ := z.TagName()
+			if atom.Lookup(name) == atom.Head {
+				if !images {
+					return h.done(canonicals), nil
+				}
+				inHead = false
+			}
+			continue
+		case html.StartTagToken, html.SelfClosingTagToken:
+		default:
+			continue
+		}
+		name, hasAttr := z.TagName()
+		a := atom.Lookup(name)
+		if inHead {
+			switch a {
+			case atom.Html, atom.Head, atom.Title, atom.Script, atom.Style,
+				atom.Noscript, atom.Template, atom.Meta, atom.Link, atom.Base:
+			default:
+				// Anything else starts the body.
+				if !images {
+					return h.done(canonicals), nil
+				}
+				inHead = false
+			}
+		}
+		if !hasAttr {
+			continue
+		}
+		switch {
+		case inHead && a == atom.Meta:
+			attrs := readAttrs(z, "name", "content")
+			if n := strings.ToLower(strings.TrimSpace(attrs[0])); n == "robots" || n == "googlebot" {
+				if robotsNoindex(attrs[1]) {
+					h.noindex = true
+				}
+			}
+		case inHead && a == atom.Base:
+			if baseSet {
+				continue
+			}
+			attrs := readAttrs(z, "href")
+			if attrs[0] == "" {
+				continue
+			}
+			baseSet = true
+			if u, err := pageURL.Parse(strings.TrimSpace(attrs[0])); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+				base = u
+			}
+		case inHead && a == atom.Link:
+			attrs := readAttrs(z, "rel", "href", "hreflang")
+			switch rel := relTokens(attrs[0]); {
+			case rel.has("canonical"):
+				if abs, ok := resolve(base, attrs[1]); ok {
+					if canonicals == 0 {
+						h.canonical = abs
+						canonicals = 1
+					} else if abs != h.canonical {
+						canonicals = 2
+					}
+				}
+			case rel.has("alternate"):
+				lang := strings.TrimSpace(attrs[2])
+				if lang == "" {
+					continue
+				}
+				if abs, ok := resolve(base, attrs[1]); ok {
+					key := lang + " " + abs
+					if seenAlt[key] {
+						continue
+					}
+					if seenAlt == nil {
+						seenAlt = map[string]bool{}
+					}
+					seenAlt[key] = true
+					h.alternates = append(h.alternates, sitemap.Alternate{Hreflang: lang, Href: abs})
+				}
+			}
+		case images && !inHead && a == atom.Img:
+			if len(h.images) >= sitemap.MaxImages {
+				continue
+			}
+			attrs := readAttrs(z, "src")
+			abs, ok := resolve(base, attrs[0])
+			if !ok || seenImg[abs] {
+				continue
+			}
+			if seenImg == nil {
+				seenImg = map[string]bool{}
+			}
+			seenImg[abs] = true
+			h.images = append(h.images, sitemap.Image{Loc: abs})
+		}
+	}
+}
+
+// done ends the head: canonicals that disagree cancel each other out.
+func (h pageHead) done(canonicals int) pageHead {
+	if canonicals > 1 {
+		h.canonical = ""
+	}
+	return h
+}
+
+// readAttrs returns the values of the named attributes (lower-case names),
+// the first of each, "" for those the tag lacks.
+func readAttrs(z *html.Tokenizer, names ...string) [3]string {
+	var out [3]string
+	var found [3]bool
+	for {
+		k, v, more := z.TagAttr()
+		for i, n := range names {
+			if !found[i] && bytes.EqualFold(k, []byte(n)) {
+				out[i], found[i] = string(v), true
+			}
+		}
+		if !more {
+			return out
+		}
+	}
+}
+
+// relTokens is a rel attribute's space-separated, case-insensitive list.
+type relTokens string
+
+func (r relTokens) has(tok string) bool {
+	for _, f := range strings.Fields(string(r)) {
+		if strings.EqualFold(f, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// robotsNoindex reports whether a robots meta content ("noindex, follow",
+// "NONE") keeps the page out of the index.
+func robotsNoindex(content string) bool {
+	for _, d := range strings.Split(content, ",") {
+		switch strings.ToLower(strings.TrimSpace(d)) {
+		case "noindex", "none":
+			return true
+		}
+	}
+	return false
+}
+
+// resolve makes ref absolute against base and normalises it, refusing what
+// cannot be a page or image in a sitemap: empty, data:, javascript:,
+// mailto: and other non-HTTP references, and what loc.Normalize refuses.
+func resolve(base *url.URL, ref string) (string, bool) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return "", false
+	}
+	u, err := base.Parse(ref)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", false
+	}
+	n, err := loc.Normalize(u.String())
+	if err != nil {
+		return "", false
+	}
+	return n, true
+}
