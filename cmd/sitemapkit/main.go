@@ -72,6 +72,7 @@ func newRootCommand(a *app) *cobra.Command {
 	root.AddCommand(
 		newGenerateCommand(a),
 		newValidateCommand(a), newReadCommand(a),
+		newInitCommand(a),
 	)
 	return root
 }

@@ -1,0 +1,414 @@
+// Package config reads sitemapkit.toml, the file that holds a site's whole
+// sitemap setup: where the site is, where its sitemaps go, how they are
+// written, and the sources of its URLs, alone or in named groups.
+//
+//	base = "https://www.example.com/"
+//	out = "public/"
+//	gzip = true
+//
+//	[filter]
+//	exclude = ["/admin/**"]
+//
+//	[[source]]
+//	type = "dir"
+//	path = "public/"
+//
+//	[[group]]
+//	name = "products"
+//	  [[group.source]]
+//	  type = "sql"
+//	  driver = "sqlite"
+//	  dsn = "shop.db"
+//	  query = "SELECT slug, updated_at AS lastmod FROM products"
+//	  loc = "https://www.example.com/products/{slug}"
+//
+// docs/config.md documents every key; the doc comment of each field below
+// is the same text. [Starter] is a commented file with every key.
+//
+// # Errors
+//
+// A mistake in the file is an *Error naming its file, line and column: a
+// syntax error, a key sitemapkit does not know (with the nearest known key
+// when it looks like a typo), a value of the wrong type, a value that is
+// not one of a key's choices, a key that does not belong to the source's
+// type, a required key left out (placed at its table's header). Load and
+// Parse report every mistake they find, joined with errors.Join, so one
+// edit can fix them all.
+//
+// # Paths
+//
+// Relative paths in the file (out, a source's path and paths, a SQLite
+// dsn) are relative to the folder the file is in, not to the folder the
+// command runs in: Load and Parse rewrite them so, and the Config they
+// return holds paths usable as they are. URLs in a sitemap source's paths
+// are left alone.
+//
+// # Building a Config in code
+//
+// Every field is exported and every zero value is the key's default, so a
+// Config built from command-line flags goes through the same Validate,
+// BuildOptions and Source.Open as a file; its paths are used as given.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// FileName is the config file's name: `sitemapkit generate` reads it from
+// the current folder when given no input.
+const FileName = "sitemapkit.toml"
+
+// Config is a site's sitemap setup. Its fields mirror the file's keys,
+// named in each field's toml tag; the zero value of every field is the
+// key's default.
+type Config struct {
+	// Base is the site's URL, e.g. "https://www.example.com/" (required).
+	// Every URL must be on it: same scheme, host and port.
+	Base string `toml:"base"`
+	// Out is the folder the sitemaps are published into (required); it is
+	// created if missing. It is often the static site's own build folder:
+	// sitemapkit only ever removes files it wrote.
+	Out string `toml:"out"`
+	// PublicURL is the URL the out folder is served at, when it is not
+	// base (e.g. "https://www.example.com/sitemaps/"). Default: base.
+	PublicURL string `toml:"public_url"`
+	// Name is the stem of the files' names: letters, digits, "_" and "-".
+	// Default "sitemap": sitemap.xml, sitemap-1-….xml, …
+	Name string `toml:"name"`
+	// Gzip writes the child sitemaps gzipped (.xml.gz). Default false.
+	Gzip bool `toml:"gzip"`
+	// Format is "xml" (default) or "txt" (one URL per line, no extensions).
+	Format string `toml:"format"`
+	// Index is "auto" (default: an index only when one file is not
+	// enough), "always", or "never" (fail instead).
+	Index string `toml:"index"`
+	// MaxURLs lowers the limit of URLs per file. Default (0): 50000, the
+	// protocol's limit, which is also the largest value allowed.
+	MaxURLs int `toml:"max_urls"`
+	// MaxBytes lowers the limit of bytes per file, uncompressed. Default
+	// (0): 52428800 (50 MiB), the protocol's limit and the largest allowed.
+	MaxBytes int64 `toml:"max_bytes"`
+	// KeepDuplicates keeps a URL listed twice. Default false: duplicates
+	// are dropped, at a cost of at most 16 bytes of memory per URL.
+	KeepDuplicates bool `toml:"keep_duplicates"`
+	// Strict fails the run, publishing nothing, when any URL is refused.
+	// Default false: refused URLs are reported and left out.
+	Strict bool `toml:"strict"`
+	// Filter applies to every source, in groups too ([filter]).
+	Filter Filter `toml:"filter"`
+	// Sources are the sources of the main set, whose files are named after
+	// Name ([[source]]).
+	Sources []Source `toml:"source"`
+	// Groups are named sets of their own files under the one index
+	// ([[group]]).
+	Groups []Group `toml:"group"`
+
+	origin *origin // where the config was read from; nil when built in code
+}
+
+// origin is where a Config was read from, for errors.
+type origin struct {
+	file string
+	pos  map[string]pos
+}
+
+// Filter chooses and cleans URLs. At the top level it applies to every
+// source; a source's own include, exclude and strip_params apply after it.
+type Filter struct {
+	// Include keeps only URLs whose path matches one of these patterns: a
+	// glob ("/blog/**", where * is any run of characters but "/" and ** is
+	// any run of characters) or, after "re:", a Go regular expression
+	// ("re:^/p/[0-9]+$"). Default: every URL.
+	Include []string `toml:"include"`
+	// Exclude leaves out URLs whose path matches one of these patterns
+	// (same syntax as include), even when include matches too.
+	Exclude []string `toml:"exclude"`
+	// StripParams names query parameters removed from every URL. In
+	// [filter], nil (the key absent) means the session IDs sid, PHPSESSID,
+	// jsessionid and the like (loc.SessionIDNames), and an empty list
+	// means none. In a source, the names are removed in addition.
+	StripParams []string `toml:"strip_params"`
+}
+
+// Group is a named set of files under the set's one index: a group named
+// products has files products-1-….xml, products-2-…, listed in the index
+// after the main set's.
+type Group struct {
+	// Name names the group's files (required): letters, digits, "_" and
+	// "-", unique among groups and different from the set's name.
+	Name string `toml:"name"`
+	// Sources are the group's sources ([[group.source]]); at least one.
+	Sources []Source `toml:"source"`
+}
+
+// Source is one source of URLs. Type says which keys apply; a key of
+// another type is an error.
+type Source struct {
+	// Type is one of "files", "dir", "sql", "log" and "sitemap" (required).
+	Type string `toml:"type"`
+
+	// Paths (files, log, sitemap; required) are the files to read. A
+	// sitemap source also takes URLs (and robots.txt files or URLs, whose
+	// Sitemap: lines it follows). Gzipped files are read as such.
+	Paths []string `toml:"paths"`
+	// Format (files) is "auto" (default: from each file's extension:
+	// .txt, .csv, .jsonl, optionally followed by .gz), "txt", "csv" or
+	// "jsonl".
+	Format string `toml:"format"`
+
+	// Path (dir; required) is the static site's build folder.
+	Path string `toml:"path"`
+	// StripHTML (dir) lists about.html as /about instead of /about.html.
+	// Default false. index.html is always listed as its folder.
+	StripHTML bool `toml:"strip_html"`
+	// IncludeFiles (dir) are globs, relative to path, of files other than
+	// HTML pages to list too, e.g. "**/*.pdf" ("**" is any number of
+	// folders; a glob without it is anchored at path). Default: HTML pages
+	// only.
+	IncludeFiles []string `toml:"include_files"`
+	// ExcludeFiles (dir) are globs, relative to path, of files and folders
+	// to leave out, e.g. "drafts/**".
+	ExcludeFiles []string `toml:"exclude_files"`
+	// Lastmod (dir) is where a page's lastmod comes from: "auto" (default:
+	// "git" when path is in a git repository, else none), "git" (the
+	// file's last commit), "mtime" (the file's modification time: often
+	// the build's time, not the content's) or "none".
+	Lastmod string `toml:"lastmod"`
+	// Images (dir) lists each page's <img> sources as image entries.
+	// Default false.
+	Images bool `toml:"images"`
+
+	// Driver (sql; required) is "sqlite" or "postgres".
+	Driver string `toml:"driver"`
+	// DSN (sql) is the database to open: a SQLite file (relative to the
+	// config file's folder) or a PostgreSQL URL or key=value string. Give
+	// dsn or dsn_env, not both.
+	DSN string `toml:"dsn"`
+	// DSNEnv (sql) names an environment variable holding the DSN, to keep
+	// passwords out of the file, e.g. "DATABASE_URL".
+	DSNEnv string `toml:"dsn_env"`
+	// Query (sql; required) is the SELECT whose columns are the URL's
+	// fields: loc (unless loc below builds it), lastmod, changefreq,
+	// priority.
+	Query string `toml:"query"`
+	// Loc (sql) builds each URL from a template over the query's columns:
+	// "https://www.example.com/products/{slug}"; each {column} is escaped
+	// as a path segment. Default: the query's loc column.
+	Loc string `toml:"loc"`
+
+	// KeepParams (log) names the query parameters kept in logged URLs, e.g.
+	// "page"; the others are dropped. Default: none kept.
+	KeepParams []string `toml:"keep_params"`
+
+	// Filter is the source's own include, exclude and strip_params, which
+	// apply after the top-level [filter].
+	Filter
+}
+
+// Source types.
+const (
+	TypeFiles   = "files"
+	TypeDir     = "dir"
+	TypeSQL     = "sql"
+	TypeLog     = "log"
+	TypeSitemap = "sitemap"
+)
+
+// Load reads, checks and returns the config file at path. Relative paths
+// in it are made relative to path's folder. The error is an *Error, or
+// several joined, for mistakes in the file.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return parse(data, path)
+}
+
+// Parse reads and checks a config file's content from r; name is its file
+// name, used in errors and as the folder relative paths are relative to.
+func Parse(r io.Reader, name string) (*Config, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("config: reading %s: %w", name, err)
+	}
+	return parse(data, name)
+}
+
+func parse(data []byte, name string) (*Config, error) {
+	var raw map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+		return nil, syntaxError(name, err)
+	}
+	c := &Config{origin: &origin{file: name, pos: keyPositions(string(data))}}
+	d := &decoder{origin: c.origin}
+	d.table(raw, reflectValue(c), nil, "")
+	sortErrors(d.errs)
+	if err := errors.Join(d.errs...); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	c.resolve(filepath.Dir(name))
+	return c, nil
+}
+
+// syntaxError places the TOML decoder's error.
+func syntaxError(name string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		if msg == "" {
+			msg = "syntax error"
+		}
+		return &Error{File: name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "TOML: " + msg, Err: err}
+	}
+	return &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
+}
+
+// BuildOptions returns the options of the set's builder.
+func (c *Config) BuildOptions() build.Options {
+	o := build.Options{
+		Dir:       c.Out,
+		Base:      c.Base,
+		PublicURL: c.PublicURL,
+		Name:      c.Name,
+		Gzip:      c.Gzip,
+		Format:    sitemap.FormatURLSet,
+		MaxURLs:   c.MaxURLs,
+		MaxBytes:  c.MaxBytes,
+		NoDedupe:  c.KeepDuplicates,
+	}
+	if c.Format == "txt" {
+		o.Format = sitemap.FormatText
+	}
+	switch c.Index {
+	case "always":
+		o.Index = build.IndexAlways
+	case "never":
+		o.Index = build.IndexNever
+	}
+	return o
+}
+
+// resolve makes the relative paths of the file relative to dir, its folder.
+func (c *Config) resolve(dir string) {
+	if dir == "." || dir == "" {
+		return
+	}
+	join := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	c.Out = join(c.Out)
+	sources := func(ss []Source) {
+		for i := range ss {
+			s := &ss[i]
+			s.Path = join(s.Path)
+			for j, p := range s.Paths {
+				if !isURL(p) {
+					s.Paths[j] = join(p)
+				}
+			}
+			if s.Type == TypeSQL && s.Driver == "sqlite" && s.DSN != "" {
+				s.DSN = sqliteDSN(s.DSN, join)
+			}
+		}
+	}
+	sources(c.Sources)
+	for i := range c.Groups {
+		sources(c.Groups[i].Sources)
+	}
+}
+
+// sqliteDSN resolves the file of a SQLite DSN: a path, or a "file:" URI
+// whose path is relative. ":memory:" and its URI forms are left alone.
+func sqliteDSN(dsn string, join func(string) string) string {
+	if dsn == ":memory:" || strings.Contains(dsn, "mode=memory") {
+		return dsn
+	}
+	rest, uri := strings.CutPrefix(dsn, "file:")
+	if !uri {
+		return join(dsn)
+	}
+	p, q, hasQ := strings.Cut(rest, "?")
+	if p == "" || p == ":memory:" || strings.HasPrefix(p, "/") {
+		return dsn
+	}
+	p = filepath.ToSlash(join(p))
+	if hasQ {
+		return "file:" + p + "?" + q
+	}
+	return "file:" + p
+}
+
+func isURL(p string) bool {
+	return strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://")
+}
+
+// Error is a mistake in a config file or Config.
+type Error struct {
+	// File is the file's name as given to Load or Parse; empty for a
+	// Config built in code.
+	File string
+	// Line and Col (1-based, Col in bytes) are where the mistake is; 0 when
+	// unknown, as for a required key left out of the top level.
+	Line, Col int
+	// Msg says what is wrong, naming the key.
+	Msg string
+	// Err is the underlying error, if any (a toml.ParseError).
+	Err error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+			if e.Col > 0 {
+				fmt.Fprintf(&b, ":%d", e.Col)
+			}
+		}
+		b.WriteString(": ")
+	} else {
+		b.WriteString("config: ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// sortErrors puts errors in the file's order; those without a line first.
+func sortErrors(errs []error) {
+	line := func(err error) (int, int) {
+		if e, ok := err.(*Error); ok {
+			return e.Line, e.Col
+		}
+		return 0, 0
+	}
+	slices.SortStableFunc(errs, func(a, b error) int {
+		la, ca := line(a)
+		lb, cb := line(b)
+		if la != lb {
+			return la - lb
+		}
+		return ca - cb
+	})
+}

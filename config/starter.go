@@ -1,0 +1,160 @@
+package config
+
+import (
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/loc"
+)
+
+// ExampleBase is the base URL Starter writes when given none.
+const ExampleBase = "https://www.example.com/"
+
+// Starter returns the commented config file `sitemapkit init` writes, for
+// the site at base (ExampleBase when empty): every top-level and [filter]
+// key with its default, one files source, and an example of each other
+// source type and of a group, commented out. It loads as it is.
+func Starter(base string) string {
+	if base == "" {
+		base = ExampleBase
+	}
+	var names []string
+	for _, n := range loc.SessionIDNames() {
+		names = append(names, quote(n))
+	}
+	return strings.NewReplacer(
+		"{base}", quote(base),
+		"{session_ids}", strings.Join(names, ", "),
+	).Replace(starter)
+}
+
+// quote writes s as a TOML basic string.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\u00`)
+			b.WriteByte("0123456789abcdef"[r>>4])
+			b.WriteByte("0123456789abcdef"[r&15])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// starter is Starter's text. Commented-out examples are TOML lines behind
+// "# "; the test uncomments every such line and loads the result, so each
+// example stays valid.
+const starter = `# sitemapkit.toml: how ` + "`sitemapkit generate`" + ` builds this site's sitemaps.
+# Every key is documented in docs/config.md. Relative paths are relative to
+# the folder this file is in.
+
+# The site's URL (required): every URL listed must be on it.
+base = {base}
+# The folder to publish the sitemaps into (required), often the static
+# site's build folder: sitemapkit only ever removes files it wrote there.
+out = "public/"
+# The URL the out folder is served at, when it is not base ("": base).
+public_url = ""
+# The files' name stem: sitemap.xml is the file to submit to search engines.
+name = "sitemap"
+# Gzip the child sitemaps (.xml.gz).
+gzip = false
+# "xml", or "txt" (one URL per line, without lastmod or extensions).
+format = "xml"
+# "auto": an index only when one file is not enough; "always"; "never".
+index = "auto"
+# At most this many URLs per file (the protocol's limit, and the largest).
+max_urls = 50000
+# At most this many bytes per file, uncompressed (50 MiB, the largest).
+max_bytes = 52428800
+# Keep a URL listed twice (false: drop duplicates).
+keep_duplicates = false
+# Publish nothing if any URL is refused (false: report and leave it out).
+strict = false
+
+# Which URLs to keep and how to clean them, for every source. A pattern
+# matches the URL's path: a glob ("/blog/**"; * stops at "/", ** does not),
+# or "re:" and a Go regular expression ("re:^/p/[0-9]+$").
+[filter]
+# Keep only URLs matching one of these ([]: every URL).
+include = []
+# Leave out URLs matching one of these, e.g. ["/admin/**", "/cart"].
+exclude = []
+# Query parameters to remove from every URL. Left out, as here: these
+# session IDs; [] removes none.
+#strip_params = [{session_ids}]
+
+# Where the URLs come from: one [[source]] table per source. Every source
+# may also have its own include, exclude and strip_params, applied after
+# [filter].
+
+# URL lists (.txt), CSV (.csv) and JSON Lines (.jsonl) files, optionally
+# gzipped (.gz): see ` + "`sitemapkit generate --help`" + ` for their columns.
+[[source]]
+type = "files"
+paths = ["urls.txt"]
+# "auto" (from each file's extension), "txt", "csv" or "jsonl".
+format = "auto"
+
+# A static site's build folder (Hugo, Jekyll, Next export…): its pages,
+# minus noindex pages and pages whose canonical is elsewhere.
+# [[source]]
+# type = "dir"
+# path = "public/"
+# List about.html as /about.
+# strip_html = false
+# Other files to list, by glob relative to path ([]: HTML pages only).
+# include_files = ["**/*.pdf"]
+# Files and folders to leave out.
+# exclude_files = ["drafts/**"]
+# lastmod from "git" (the last commit), "mtime" (often the build's time),
+# "none", or "auto" (git when the folder is in a git repository, else none).
+# lastmod = "auto"
+# List each page's <img> sources as image entries.
+# images = false
+
+# A database query: its columns loc (or the loc template below), lastmod,
+# changefreq and priority become the URLs' fields.
+# [[source]]
+# type = "sql"
+# "sqlite" or "postgres".
+# driver = "sqlite"
+# A SQLite file, or a PostgreSQL URL. To keep a password out of this file,
+# give instead the environment variable that holds it: dsn_env = "DATABASE_URL".
+# dsn = "shop.db"
+# query = "SELECT slug, updated_at AS lastmod FROM products"
+# {column} is replaced by the column's value, escaped.
+# loc = "https://www.example.com/products/{slug}"
+
+# Web server access logs (Common or Combined Log Format, gzipped or not):
+# the pages that were served successfully.
+# [[source]]
+# type = "log"
+# paths = ["/var/log/nginx/access.log", "/var/log/nginx/access.log.1.gz"]
+# Query parameters to keep in logged URLs ([]: drop them all).
+# keep_params = ["page"]
+
+# Existing sitemaps, indexes and robots.txt files, local or on the web: to
+# merge, split or move a set without losing its extensions.
+# [[source]]
+# type = "sitemap"
+# paths = ["https://old.example.com/sitemap.xml", "legacy/sitemap.xml.gz"]
+
+# A group is a set of its own files under the one index (here
+# products-1-….xml), with its own sources.
+# [[group]]
+# name = "products"
+# [[group.source]]
+# type = "sql"
+# driver = "postgres"
+# dsn_env = "DATABASE_URL"
+# query = "SELECT 'https://www.example.com/p/' || id AS loc, updated_at AS lastmod FROM products"
+# exclude = ["/p/test-*"]
+`

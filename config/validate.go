@@ -1,0 +1,256 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// sourceKeys are the keys of each source type, besides type and the
+// filter's include, exclude and strip_params, which every type has.
+var sourceKeys = map[string][]string{
+	TypeFiles:   {"paths", "format"},
+	TypeDir:     {"path", "strip_html", "include_files", "exclude_files", "lastmod", "images"},
+	TypeSQL:     {"driver", "dsn", "dsn_env", "query", "loc"},
+	TypeLog:     {"paths", "keep_params"},
+	TypeSitemap: {"paths"},
+}
+
+var sourceTypes = []string{TypeFiles, TypeDir, TypeSQL, TypeLog, TypeSitemap}
+
+// Validate checks c as Load does: required keys, the values of keys with a
+// few choices, the keys of each source's type, group names. Paths are not
+// opened: a missing file is found when its source opens. The error is an
+// *Error, or several joined with errors.Join.
+func (c *Config) Validate() error {
+	v := &validator{origin: c.origin}
+	v.top(c)
+	sortErrors(v.errs)
+	return errors.Join(v.errs...)
+}
+
+type validator struct {
+	origin *origin
+	errs   []error
+}
+
+// errorf records a mistake at path. When the file does not place it (a
+// Config built in code, a key left out), the message says where it is.
+func (v *validator) errorf(path []string, format string, args ...any) {
+	e := v.origin.errorAt(path, fmt.Sprintf(format, args...))
+	if e.Line == 0 {
+		if w := where(path); w != "" {
+			e.Msg = w + ": " + e.Msg
+		}
+	}
+	v.errs = append(v.errs, e)
+}
+
+// where names the table of the key at path as a person counts: "source
+// #2", "group #1, source #3".
+func where(path []string) string {
+	var parts []string
+	for _, p := range path {
+		name, idx, ok := strings.Cut(p, "[")
+		if !ok || name != "source" && name != "group" {
+			continue
+		}
+		n, _ := strconv.Atoi(strings.TrimSuffix(idx, "]"))
+		parts = append(parts, name+" #"+strconv.Itoa(n+1))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func elem(path []string, name string, i int) []string {
+	return append(slices.Clone(path), name+"["+strconv.Itoa(i)+"]")
+}
+
+func at(path []string, key string) []string { return append(slices.Clone(path), key) }
+
+// oneOf checks that s, when set, is one of choices.
+func (v *validator) oneOf(path []string, s string, choices ...string) {
+	if s != "" && !slices.Contains(choices, s) {
+		v.errorf(path, "%s %q is not one of %s", keyName(path), s, strings.Join(choices, ", "))
+	}
+}
+
+func (v *validator) top(c *Config) {
+	if c.Base == "" {
+		v.errorf(nil, `base is required: the site's URL, e.g. base = "https://www.example.com/"`)
+	} else {
+		v.siteURL([]string{"base"}, c.Base)
+	}
+	if c.Out == "" {
+		v.errorf(nil, `out is required: the folder to publish into, e.g. out = "public/"`)
+	}
+	if c.PublicURL != "" {
+		v.siteURL([]string{"public_url"}, c.PublicURL)
+	}
+	if c.Name != "" && !validName(c.Name) {
+		v.errorf([]string{"name"}, "name %q: use letters, digits, _ and - only", c.Name)
+	}
+	v.oneOf([]string{"format"}, c.Format, "xml", "txt")
+	v.oneOf([]string{"index"}, c.Index, "auto", "always", "never")
+	if c.MaxURLs < 0 || c.MaxURLs > sitemap.MaxURLs {
+		v.errorf([]string{"max_urls"}, "max_urls %d is out of range: 1 to %d (0 or absent: %d)", c.MaxURLs, sitemap.MaxURLs, sitemap.MaxURLs)
+	}
+	if c.MaxBytes < 0 || c.MaxBytes > sitemap.MaxBytes {
+		v.errorf([]string{"max_bytes"}, "max_bytes %d is out of range: 1 to %d (0 or absent: %d)", c.MaxBytes, sitemap.MaxBytes, sitemap.MaxBytes)
+	}
+	v.filter([]string{"filter"}, &c.Filter)
+
+	sources := len(c.Sources)
+	for i := range c.Sources {
+		v.source(elem(nil, "source", i), &c.Sources[i])
+	}
+	names := map[string]bool{}
+	for i := range c.Groups {
+		g := &c.Groups[i]
+		p := elem(nil, "group", i)
+		switch {
+		case g.Name == "":
+			v.errorf(p, `a group needs a name, e.g. name = "products"`)
+		case !validName(g.Name):
+			v.errorf(at(p, "name"), "group name %q: use letters, digits, _ and - only", g.Name)
+		case g.Name == c.Name || c.Name == "" && g.Name == "sitemap":
+			v.errorf(at(p, "name"), "group name %q is the set's own name (name); choose another", g.Name)
+		case names[g.Name]:
+			v.errorf(at(p, "name"), "group name %q is used twice", g.Name)
+		}
+		names[g.Name] = true
+		if len(g.Sources) == 0 {
+			v.errorf(p, "group %q has no source: add a [[group.source]]", g.Name)
+		}
+		for j := range g.Sources {
+			v.source(elem(p, "source", j), &g.Sources[j])
+		}
+		sources += len(g.Sources)
+	}
+	if len(c.Groups) > 0 && c.Index == "never" {
+		v.errorf([]string{"index"}, `index "never" cannot be: a set with groups needs an index`)
+	}
+	if sources == 0 && len(v.errs) == 0 {
+		v.errorf(nil, "no source: add a [[source]] (see `sitemapkit init`)")
+	}
+}
+
+// siteURL checks an absolute http or https URL.
+func (v *validator) siteURL(path []string, s string) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		v.errorf(path, "%s %q is not an http or https URL, e.g. \"https://www.example.com/\"", keyName(path), s)
+	}
+}
+
+func (v *validator) filter(path []string, f *Filter) {
+	for _, list := range []struct {
+		key      string
+		patterns []string
+	}{{"include", f.Include}, {"exclude", f.Exclude}} {
+		for i, p := range list.patterns {
+			if re, ok := strings.CutPrefix(p, "re:"); ok {
+				if _, err := regexp.Compile(re); err != nil {
+					v.errorf(elem(path, list.key, i), "%s: %q is not a regular expression: %v", list.key, re, err)
+				}
+			} else if !strings.HasPrefix(p, "/") {
+				v.errorf(elem(path, list.key, i), `%s: pattern %q must start with "/" (it matches the URL's path) or "re:"`, list.key, p)
+			}
+		}
+	}
+	for i, name := range f.StripParams {
+		if name == "" {
+			v.errorf(elem(path, "strip_params", i), "strip_params: empty parameter name")
+		}
+	}
+}
+
+func (v *validator) source(path []string, s *Source) {
+	if s.Type == "" {
+		v.errorf(path, `a source needs a type: one of %s`, strings.Join(sourceTypes, ", "))
+		return
+	}
+	allowed, ok := sourceKeys[s.Type]
+	if !ok {
+		v.errorf(at(path, "type"), "type %q is not one of %s", s.Type, strings.Join(sourceTypes, ", "))
+		return
+	}
+	// A key of another type is a mistake, even set to its zero value.
+	rv := reflect.ValueOf(s).Elem()
+	fields := fieldsOf(rv.Type())
+	for _, k := range keysOf(rv.Type()) {
+		if k == "type" || k == "include" || k == "exclude" || k == "strip_params" || slices.Contains(allowed, k) {
+			continue
+		}
+		if !v.origin.has(at(path, k)) && rv.FieldByIndex(fields[k]).IsZero() {
+			continue
+		}
+		var owners []string
+		for _, t := range sourceTypes {
+			if slices.Contains(sourceKeys[t], k) {
+				owners = append(owners, t)
+			}
+		}
+		v.errorf(at(path, k), "%s is not a key of %s sources (it is one of %s sources')", k, s.Type, strings.Join(owners, ", "))
+	}
+
+	need := func(key string, set bool, example string) {
+		if !set {
+			v.errorf(path, "a %s source needs %s, e.g. %s", s.Type, key, example)
+		}
+	}
+	switch s.Type {
+	case TypeFiles:
+		need("paths", len(s.Paths) > 0, `paths = ["urls.txt"]`)
+		v.oneOf(at(path, "format"), s.Format, "auto", "txt", "csv", "jsonl")
+	case TypeDir:
+		need("path", s.Path != "", `path = "public/"`)
+		v.oneOf(at(path, "lastmod"), s.Lastmod, "auto", "git", "mtime", "none")
+		for _, list := range []struct {
+			key   string
+			globs []string
+		}{{"include_files", s.IncludeFiles}, {"exclude_files", s.ExcludeFiles}} {
+			for i, g := range list.globs {
+				if g == "" || strings.HasPrefix(g, "/") {
+					v.errorf(elem(path, list.key, i), "%s: %q must be a glob relative to path, e.g. \"**/*.pdf\"", list.key, g)
+				}
+			}
+		}
+	case TypeSQL:
+		need("driver", s.Driver != "", `driver = "sqlite"`)
+		v.oneOf(at(path, "driver"), s.Driver, "sqlite", "postgres")
+		switch {
+		case s.DSN == "" && s.DSNEnv == "":
+			v.errorf(path, `a sql source needs dsn (e.g. dsn = "shop.db") or dsn_env (e.g. dsn_env = "DATABASE_URL")`)
+		case s.DSN != "" && s.DSNEnv != "":
+			v.errorf(at(path, "dsn_env"), "give dsn or dsn_env, not both")
+		}
+		need("query", s.Query != "", `query = "SELECT loc, lastmod FROM pages"`)
+	case TypeLog, TypeSitemap:
+		need("paths", len(s.Paths) > 0, `paths = ["access.log"]`)
+	}
+	for i, p := range s.Paths {
+		if p == "" {
+			v.errorf(elem(path, "paths", i), "paths: empty path")
+		} else if isURL(p) && s.Type != TypeSitemap {
+			v.errorf(elem(path, "paths", i), "paths: %q is a URL; only sitemap sources read URLs", p)
+		}
+	}
+	v.filter(path, &s.Filter)
+}
+
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
