@@ -29,8 +29,13 @@ const (
 	// LastmodGit dates each file by its last commit (committer date, in
 	// the commit's own zone). A file git does not track, or whose last
 	// commit lies beyond a shallow clone's horizon, gets no lastmod.
-	// Uncommitted changes are not seen. Opening fails when the folder is
-	// not in a git work tree.
+	// Uncommitted changes are not seen. A build folder that git ignores
+	// (public/ usually is) has no tracked file, hence no dates: this mode
+	// suits sites whose output is committed (a docs/ or gh-pages tree).
+	// Opening fails when the folder is not in a git work tree. OpenStatic
+	// runs git three times whatever the number of files (rev-parse,
+	// ls-files, and one log pass it stops once every file is dated) and
+	// keeps one map entry per tracked file it will list (about 100 bytes).
 	LastmodGit
 	// LastmodMtime dates each file by its modification time. Most build
 	// tools rewrite every file on each build, so this is often the build's

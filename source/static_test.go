@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -154,6 +156,42 @@ func TestStaticSite(t *testing.T) {
 	if !reflect.DeepEqual(plain, want) {
 		t.Errorf("without images, got:\n%s\nwant:\n%s", dump(plain), dump(want))
 	}
+}
+
+// TestStaticBuild builds the test site's sitemap with the real builder:
+// every URL the source gives is accepted but the canonical on another
+// host, which the builder refuses with its scope rule, and the file
+// passes the schemas.
+func TestStaticBuild(t *testing.T) {
+	dir := t.TempDir()
+	writeSite(t, dir, site)
+	s, err := source.OpenStatic(context.Background(), source.StaticOptions{Dir: dir, Base: "https://www.example.com/",
+		Include: []string{"**/*.pdf"}, Exclude: []string{"drafts"}, Images: true, Lastmod: source.LastmodNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	bld, err := build.New(build.Options{Dir: out, Base: "https://www.example.com/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused []string
+	err = bld.AddAll(context.Background(), s.All(), func(err error) error {
+		refused = append(refused, source.Place(s)+": "+err.Error())
+		return nil
+	})
+	if err != nil {
+		bld.Abort()
+		t.Fatal(err)
+	}
+	res, err := bld.Publish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.URLs != 14 || len(refused) != 1 || !strings.Contains(refused[0], "old.html") || !strings.Contains(refused[0], "other.example.org") {
+		t.Errorf("%d URLs (want 14), refused %q (want old.html's canonical)", res.URLs, refused)
+	}
+	xsdtest.Check(t, out)
 }
 
 func TestStaticStripHTML(t *testing.T) {
