@@ -108,6 +108,8 @@ func TestErrors(t *testing.T) {
 			[]string{`site/sitemapkit.toml:6:12: include: pattern "blog/**" must start with "/" (it matches the URL's path) or "re:"`}},
 		{"URL in a files source", head + "[[source]]\ntype = \"files\"\npaths = [\"https://www.example.com/urls.txt\"]\n",
 			[]string{`site/sitemapkit.toml:5:10: paths: "https://www.example.com/urls.txt" is a URL; only sitemap sources read URLs`}},
+		{"files of unknown format", head + "[[source]]\ntype = \"files\"\npaths = [\"urls.txt\", \"export.xlsx\"]\n",
+			[]string{`site/sitemapkit.toml:5:22: paths: "export.xlsx": the format is not known from the name (.txt, .csv, .jsonl, optionally .gz); set format = "txt", "csv" or "jsonl"`}},
 		{"limit too large", head + "max_urls = 50001\n" + files,
 			[]string{`site/sitemapkit.toml:3:1: max_urls 50001 is out of range: 1 to 50000 (0 or absent: 50000)`}},
 		{"syntax error", head + "gzip = \n" + files,

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sitemapkit/sitemapkit/sitemap"
+	"github.com/sitemapkit/sitemapkit/source"
 )
 
 // sourceKeys are the keys of each source type, besides type and the
@@ -209,6 +210,13 @@ func (v *validator) source(path []string, s *Source) {
 	case TypeFiles:
 		need("paths", len(s.Paths) > 0, `paths = ["urls.txt"]`)
 		v.oneOf(at(path, "format"), s.Format, "auto", "txt", "csv", "jsonl")
+		if s.Format == "" || s.Format == "auto" {
+			for i, p := range s.Paths {
+				if _, err := source.FormatOf(p); err != nil && p != "" {
+					v.errorf(elem(path, "paths", i), `paths: %q: the format is not known from the name (.txt, .csv, .jsonl, optionally .gz); set format = "txt", "csv" or "jsonl"`, p)
+				}
+			}
+		}
 	case TypeDir:
 		need("path", s.Path != "", `path = "public/"`)
 		v.oneOf(at(path, "lastmod"), s.Lastmod, "auto", "git", "mtime", "none")
