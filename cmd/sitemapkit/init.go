@@ -98,13 +98,11 @@ func runInit(a *app, o *initOptions) error {
 	if filepath.Clean(o.path) != config.FileName {
 		next += " --config " + shellQuote(o.path)
 	}
-	fmt.Fprintf(a.stdout, "Wrote %s.\n", o.path)
+	fmt.Fprintf(a.stdout, "Wrote %s.\nNext: set ", o.path)
 	if o.base == "" {
-		fmt.Fprintf(a.stdout, "Set base (the site's URL: %s for now), ", config.ExampleBase)
-	} else {
-		fmt.Fprintf(a.stdout, "Check ")
+		fmt.Fprintf(a.stdout, "base (%s for now), ", config.ExampleBase)
 	}
-	fmt.Fprintf(a.stdout, "out and the sources in it (its one source reads urls.txt), then run:\n  %s\n", next)
+	fmt.Fprintf(a.stdout, "out (public/ for now) and the sources (urls.txt for now) in it, then run:\n  %s\n", next)
 	return nil
 }
 

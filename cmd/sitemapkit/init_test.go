@@ -16,7 +16,7 @@ func TestInit(t *testing.T) {
 	t.Chdir(dir)
 	r := genRun(t, "", "init", "--base", "https://shop.example.org/")
 	r.want(t, exitOK)
-	wantOut := "Wrote sitemapkit.toml.\nCheck out and the sources in it (its one source reads urls.txt), then run:\n  sitemapkit generate\n"
+	wantOut := "Wrote sitemapkit.toml.\nNext: set out (public/ for now) and the sources (urls.txt for now) in it, then run:\n  sitemapkit generate\n"
 	if r.stdout != wantOut {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, wantOut)
 	}
@@ -52,7 +52,7 @@ func TestInit(t *testing.T) {
 	if b, _ := os.ReadFile(p); string(b) != config.Starter("") {
 		t.Errorf("--force wrote:\n%s\nwant the starter", b)
 	}
-	if !strings.HasPrefix(r.stdout, "Wrote sitemapkit.toml.\nSet base (the site's URL: https://www.example.com/ for now), out and") {
+	if !strings.HasPrefix(r.stdout, "Wrote sitemapkit.toml.\nNext: set base (https://www.example.com/ for now), out (public/ for now) and") {
 		t.Errorf("stdout without --base:\n%s", r.stdout)
 	}
 }
