@@ -169,39 +169,24 @@ func (c *CSV) readHeader() error {
 	hasLoc := false
 	for i, raw := range names {
 		name := strings.TrimSpace(raw)
-		lower := strings.ToLower(name)
-		var col column
+		col, key, ok, err := fieldColumn(name)
 		switch {
-		case lower == "loc":
-			col.kind = colLoc
-			hasLoc = true
-		case lower == "lastmod":
-			col.kind = colLastMod
-		case lower == "changefreq":
-			col.kind = colChangeFreq
-		case lower == "priority":
-			col.kind = colPriority
-		case lower == "image":
-			col.kind = colImage
-		case lower == "sitemap":
-			col.kind = colSitemap
-		case strings.HasPrefix(lower, "alternate:"):
-			col.kind = colAlternate
-			col.hreflang = strings.TrimSpace(name[len("alternate:"):])
-			if col.hreflang == "" {
-				return bad(i, "column %q has no hreflang (e.g. alternate:de-DE)", name)
-			}
-			lower = "alternate:" + strings.ToLower(col.hreflang)
+		case err != nil:
+			return bad(i, "%v", err)
+		case ok:
 		case name == "":
 			return bad(i, "column %d has no name", i+1)
 		default:
 			return bad(i, "unknown column %q (want loc, lastmod, changefreq, priority, image, alternate:<hreflang> or sitemap)", name)
 		}
+		if col.kind == colLoc {
+			hasLoc = true
+		}
 		if col.kind != colImage {
-			if seen[lower] {
+			if seen[key] {
 				return bad(i, "column %q appears twice", name)
 			}
-			seen[lower] = true
+			seen[key] = true
 		}
 		c.cols = append(c.cols, col)
 	}
@@ -209,6 +194,39 @@ func (c *CSV) readHeader() error {
 		return bad(0, "no loc column")
 	}
 	return nil
+}
+
+// fieldColumn maps a column name that CSV headers and SQL result columns
+// share (case-insensitive): loc, lastmod, changefreq, priority, image,
+// alternate:<hreflang> and sitemap. key identifies the column for finding
+// duplicates (alternate:DE and alternate:de are one). ok is false for any
+// other name; err is set for an alternate column without a hreflang.
+func fieldColumn(name string) (col column, key string, ok bool, err error) {
+	key = strings.ToLower(name)
+	switch {
+	case key == "loc":
+		col.kind = colLoc
+	case key == "lastmod":
+		col.kind = colLastMod
+	case key == "changefreq":
+		col.kind = colChangeFreq
+	case key == "priority":
+		col.kind = colPriority
+	case key == "image":
+		col.kind = colImage
+	case key == "sitemap":
+		col.kind = colSitemap
+	case strings.HasPrefix(key, "alternate:"):
+		col.kind = colAlternate
+		col.hreflang = strings.TrimSpace(name[len("alternate:"):])
+		if col.hreflang == "" {
+			return col, key, false, fmt.Errorf("column %q has no hreflang (e.g. alternate:de-DE)", name)
+		}
+		key = "alternate:" + strings.ToLower(col.hreflang)
+	default:
+		return col, key, false, nil
+	}
+	return col, key, true, nil
 }
 
 // record parses one record that starts with line, per RFC 4180 as

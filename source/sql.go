@@ -1,0 +1,644 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// SQLOptions configure OpenSQL.
+type SQLOptions struct {
+	// Driver is "sqlite" (or "sqlite3") or "postgres" (or "postgresql",
+	// "pgx"). Required.
+	Driver string
+	// DSN names the database. SQLite: a file path, or a "file:" URI; the
+	// file must exist. PostgreSQL: a URL ("postgres://user:pass@host:5432/db")
+	// or key=value pairs ("host=/var/run/postgresql dbname=shop"); the PG*
+	// environment variables and ~/.pgpass fill in what it leaves out, as
+	// for psql.
+	DSN string
+	// Query is the SELECT whose rows become URLs, each column mapped by its
+	// name (see OpenSQL). Required.
+	Query string
+	// Loc, when set, builds each URL's loc from the row's columns, e.g.
+	// "https://www.example.com/products/{slug}". Empty: the query returns
+	// a loc column.
+	Loc string
+}
+
+// SQL is a Source reading the rows of a query, one URL per row, as they
+// arrive from the database. It is a Placer, and an io.Closer that must be
+// closed.
+type SQL struct {
+	db     *sql.DB
+	tx     *sql.Tx
+	rows   *sql.Rows
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	driver string // "sqlite" or "postgres"
+	name   string
+	query  string
+	row    int
+	err    error
+
+	cols []sqlColumn
+	vals []any
+	dest []any
+	tmpl *locTemplate
+	buf  []byte
+}
+
+// sqlColumn is what one result column is for.
+type sqlColumn struct {
+	column        // the URL field, as in CSV; kind colNone for a template-only column
+	name   string // as the query names it
+	date   bool   // a DATE column: a midnight time is written as a day
+	float4 bool   // a 4-byte float: written with float32's shortest form
+}
+
+// Column kinds only SQL has, after those CSV shares (see fieldColumn).
+const (
+	colImages     colKind = colSitemap + 1 + iota // JSON array of URLs or image objects
+	colAlternates                                 // JSON array of {"hreflang","href"}
+	colVideos                                     // JSON array of video objects
+	colNews                                       // JSON news object
+	colNone                                       // read by the loc template only
+)
+
+// A QueryError is an error about a query as a whole: the database's own
+// (cannot connect, bad SQL, the connection lost mid-stream) or a result
+// column that maps to nothing. Its message names the driver and shows the
+// query, cut to 200 bytes with its white space collapsed.
+type QueryError struct {
+	Driver string // "sqlite" or "postgres"
+	Query  string
+	Err    error
+}
+
+func (e *QueryError) Error() string {
+	return e.Driver + " query " + strconv.Quote(shortQuery(collapseSpace(e.Query), 200)) + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err, for errors.Is and errors.As.
+func (e *QueryError) Unwrap() error { return e.Err }
+
+// OpenSQL runs o.Query and returns its rows as a Source. The query runs
+// with ctx until Close (cancelling ctx ends the stream with ctx's error).
+// Rows are streamed, never held: a table of any size reads in constant
+// memory.
+//
+// The database is opened read-only: a SQLite file with mode=ro and the
+// query_only pragma, PostgreSQL in a READ ONLY transaction (which also gives
+// the whole query one snapshot).
+//
+// # Columns
+//
+// Each result column is a URL field by its name, case-insensitively, after
+// aliasing (SELECT slug AS loc …):
+//
+//   - loc: the URL (required, unless o.Loc builds it).
+//   - lastmod: a date or timestamp column, or text. A DATE column (SQLite:
+//     declared DATE; PostgreSQL: date) is written as a day, "2024-05-01";
+//     any other time as YYYY-MM-DDThh:mm:ss±hh:mm (see [sitemap.FormatDate])
+//     in the zone the driver gives: PostgreSQL's timestamptz in the
+//     process's local zone. A timestamp WITHOUT a time zone (PostgreSQL
+//     timestamp, SQLite DATETIME or TIMESTAMP text with no offset) is taken
+//     to be UTC, the common convention, and written +00:00: if yours are
+//     local times, convert them in the query (AT TIME ZONE) or return text
+//     with an offset. Text is passed on as it is, and the builder checks it.
+//     A number is refused, row by row, since seconds and milliseconds cannot
+//     be told apart: convert it in the query, datetime(col, 'unixepoch')
+//     (SQLite) or to_timestamp(col) (PostgreSQL).
+//   - changefreq: text.
+//   - priority: a number or text (0.8 is written "0.8").
+//   - image: an image URL. The column may appear several times (SQL allows
+//     repeated aliases: SELECT a AS image, b AS image), one image each.
+//   - images: a JSON array of image URLs, or of objects with the JSON
+//     fields of [sitemap.Image]: ["https://…/1.jpg", {"loc": "https://…/2.jpg", "title": "…"}].
+//   - alternate:<hreflang>: the URL of the page in that language (SELECT
+//     de_url AS "alternate:de-DE"), as in CSV.
+//   - alternates: a JSON array of {"hreflang": "de-DE", "href": "https://…"}.
+//   - videos: a JSON array of objects with the JSON fields of
+//     [sitemap.Video] (a number is accepted where the field is text).
+//   - news: a JSON object with the JSON fields of [sitemap.News].
+//
+// JSON columns may be text, json or jsonb. NULL, and empty text, mean the
+// field is absent. Any other column is an error when the query opens,
+// unless the loc template reads it: a misspelt alias must not silently drop
+// data.
+//
+// # Loc template
+//
+// o.Loc is a URL with expressions in braces, each replaced by a column's
+// value in the row:
+//
+//   - {slug} escapes the value as one path segment (url.PathEscape): "/"
+//     becomes %2F, a space %20, non-ASCII its UTF-8 bytes percent-encoded.
+//   - {+path} is RFC 6570 reserved expansion: reserved characters such as
+//     "/", "?" and "=" and %XX escapes already in the value are kept; every
+//     other byte is escaped.
+//
+// Columns are named case-insensitively; one the query does not return is an
+// error when the query opens. A row whose template column is NULL or empty
+// is a *ParseError: a loc missing its last segment is another page.
+//
+// # Errors
+//
+// An error of the database (cannot connect, bad SQL, the connection lost
+// mid-stream), or a column that maps to nothing, is a *QueryError naming the
+// driver and showing the query:
+//
+//	sqlite query "SELECT slug FROM products": SQL logic error: no such table: products (1)
+//
+// A row that cannot become a URL (bad JSON, a NULL template column, a
+// number as lastmod) is a *ParseError with File Name() and Line the row
+// number, and the stream goes on.
+//
+// # Examples
+//
+// SQLite, with a loc column and images from a JSON column:
+//
+//	src, err := source.OpenSQL(ctx, source.SQLOptions{
+//		Driver: "sqlite",
+//		DSN:    "shop.db",
+//		Query: `SELECT url AS loc, updated_at AS lastmod, 0.8 AS priority,
+//		               images_json AS images
+//		        FROM products WHERE published`,
+//	})
+//
+// PostgreSQL, building loc from a slug, with a German alternate:
+//
+//	src, err := source.OpenSQL(ctx, source.SQLOptions{
+//		Driver: "postgres",
+//		DSN:    "postgres://reader@db.internal:5432/shop",
+//		Query: `SELECT slug, updated_at AS lastmod,
+//		               'https://www.example.com/de/p/' || slug AS "alternate:de-DE"
+//		        FROM products WHERE published`,
+//		Loc: "https://www.example.com/p/{slug}",
+//	})
+func OpenSQL(ctx context.Context, o SQLOptions) (*SQL, error) {
+	s := &SQL{query: o.Query}
+	switch strings.ToLower(o.Driver) {
+	case "sqlite", "sqlite3":
+		s.driver = "sqlite"
+	case "postgres", "postgresql", "pgx":
+		s.driver = "postgres"
+	default:
+		return nil, fmt.Errorf("unknown SQL driver %q (want sqlite or postgres)", o.Driver)
+	}
+	if strings.TrimSpace(s.query) == "" {
+		return nil, fmt.Errorf("%s: no query", s.driver)
+	}
+	if o.DSN == "" {
+		return nil, fmt.Errorf("%s: no DSN (the database to read)", s.driver)
+	}
+	if o.Loc != "" {
+		t, err := parseLocTemplate(o.Loc)
+		if err != nil {
+			return nil, err
+		}
+		s.tmpl = t
+	}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	if err := s.open(s.ctx, o); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *SQL) open(ctx context.Context, o SQLOptions) error {
+	var err error
+	switch s.driver {
+	case "sqlite":
+		var dsn string
+		dsn, s.name, err = sqliteDSN(o.DSN)
+		if err != nil {
+			return err
+		}
+		if s.db, err = sql.Open("sqlite", dsn); err != nil {
+			return s.fail(err)
+		}
+		s.db.SetMaxOpenConns(1)
+		s.rows, err = s.db.QueryContext(ctx, o.Query)
+	case "postgres":
+		cfg, perr := pgx.ParseConfig(o.DSN)
+		if perr != nil {
+			return fmt.Errorf("postgres: %w", perr) // pgx's message hides the password
+		}
+		s.name = postgresName(cfg.Config)
+		s.db = stdlib.OpenDB(*cfg)
+		s.db.SetMaxOpenConns(1)
+		if s.tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+			return s.fail(err)
+		}
+		s.rows, err = s.tx.QueryContext(ctx, o.Query)
+	}
+	if err != nil {
+		return s.fail(err)
+	}
+	return s.mapColumns()
+}
+
+// sqliteDSN turns a path or file: URI into a read-only URI, and names it.
+func sqliteDSN(dsn string) (uri, name string, err error) {
+	if rest, ok := strings.CutPrefix(dsn, "file:"); ok {
+		path, query, _ := strings.Cut(rest, "?")
+		q, err := url.ParseQuery(query)
+		if err != nil {
+			return "", "", fmt.Errorf("sqlite: DSN %q: %w", dsn, err)
+		}
+		if q.Get("mode") == "" {
+			q.Set("mode", "ro")
+		}
+		q.Add("_pragma", "query_only(1)")
+		name = path
+		if p, err := url.PathUnescape(path); err == nil {
+			name = p
+		}
+		return "file:" + path + "?" + q.Encode(), "sqlite:" + name, nil
+	}
+	name = "sqlite:" + dsn
+	// A missing file would be created empty (and the query would fail on
+	// a missing table): say what is wrong instead.
+	if _, err := os.Stat(dsn); err != nil {
+		return "", name, fmt.Errorf("sqlite: %w", err)
+	}
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: dsn}).EscapedPath()}
+	return u.String() + "?mode=ro&_pragma=query_only(1)", name, nil
+}
+
+// postgresName names a database without its password:
+// "postgres://user@host:port/database".
+func postgresName(c pgconn.Config) string {
+	host := c.Host
+	if strings.HasPrefix(host, "/") {
+		host = "[" + host + "]" // a socket directory
+	}
+	return fmt.Sprintf("postgres://%s@%s:%d/%s", c.User, host, c.Port, c.Database)
+}
+
+// fail wraps err with the driver and the query.
+func (s *SQL) fail(err error) error {
+	return &QueryError{Driver: s.driver, Query: s.query, Err: err}
+}
+
+// mapColumns maps each result column to a URL field or the template.
+func (s *SQL) mapColumns() error {
+	names, err := s.rows.Columns()
+	if err != nil {
+		return s.fail(err)
+	}
+	types, err := s.rows.ColumnTypes()
+	if err != nil {
+		return s.fail(err)
+	}
+	if s.tmpl != nil {
+		if err := s.tmpl.bind(names); err != nil {
+			return s.fail(err)
+		}
+	}
+	bad := func(format string, args ...any) error {
+		return s.fail(fmt.Errorf(format, args...))
+	}
+	const want = "want loc, lastmod, changefreq, priority, image, images, alternate:<hreflang>, alternates, videos, news, or a column the loc template reads"
+	seen := map[string]bool{}
+	hasLoc := false
+	s.cols = make([]sqlColumn, len(names))
+	for i, name := range names {
+		c := sqlColumn{name: name}
+		col, key, ok, err := fieldColumn(strings.TrimSpace(name))
+		if err != nil {
+			return bad("%w: %v", ErrUnknownField, err)
+		}
+		switch {
+		case ok && col.kind != colSitemap:
+			c.column = col
+		case key == "images":
+			c.kind = colImages
+		case key == "alternates":
+			c.kind = colAlternates
+		case key == "videos":
+			c.kind = colVideos
+		case key == "news":
+			c.kind = colNews
+		case s.tmpl != nil && s.tmpl.uses(i):
+			c.kind = colNone
+		default:
+			return bad("column %q: %w (%s)", name, ErrUnknownField, want)
+		}
+		if c.kind == colLoc {
+			if s.tmpl != nil {
+				return bad("column %q: the loc template builds loc: rename the column or drop the template", name)
+			}
+			hasLoc = true
+		}
+		if c.kind != colImage && c.kind != colNone {
+			if seen[key] {
+				return bad("column %q appears twice", name)
+			}
+			seen[key] = true
+		}
+		dt := strings.ToUpper(types[i].DatabaseTypeName())
+		c.date = dt == "DATE"
+		c.float4 = dt == "FLOAT4"
+		s.cols[i] = c
+	}
+	if !hasLoc && s.tmpl == nil {
+		return bad("%w: no loc column (name one loc, e.g. SELECT url AS loc, or set a loc template)", ErrMissingLoc)
+	}
+	s.vals = make([]any, len(names))
+	s.dest = make([]any, len(names))
+	for i := range s.vals {
+		s.dest[i] = &s.vals[i]
+	}
+	return nil
+}
+
+// Read returns the next row's URL, with the contract of Source.Read.
+func (s *SQL) Read() (sitemap.URL, error) {
+	if s.err != nil {
+		return sitemap.URL{}, s.err
+	}
+	if !s.rows.Next() {
+		err := s.rows.Err()
+		if err == nil {
+			// A driver may end an interrupted query as if it were
+			// complete (SQLite does): a cancelled stream must not look
+			// like a whole one.
+			err = s.ctx.Err()
+		}
+		if err != nil {
+			s.err = s.fail(err)
+		} else {
+			s.err = io.EOF
+		}
+		s.rows.Close()
+		return sitemap.URL{}, s.err
+	}
+	s.row++
+	if err := s.rows.Scan(s.dest...); err != nil {
+		if cerr := s.ctx.Err(); cerr != nil {
+			// database/sql closed the rows under Scan when ctx ended.
+			s.err = s.fail(cerr)
+			return sitemap.URL{}, s.err
+		}
+		return sitemap.URL{}, s.rowError(err)
+	}
+	var u sitemap.URL
+	for i := range s.cols {
+		if err := s.set(&u, i); err != nil {
+			return sitemap.URL{}, s.rowError(fmt.Errorf("column %q: %w", s.cols[i].name, err))
+		}
+	}
+	if s.tmpl != nil {
+		for _, p := range s.tmpl.parts {
+			if p.name == "" {
+				continue
+			}
+			if v, _ := sqlText(s.vals[p.col]); v == "" {
+				what := "empty"
+				if s.vals[p.col] == nil {
+					what = "NULL"
+				}
+				return sitemap.URL{}, s.rowError(fmt.Errorf("%w: column %q of the loc template is %s", ErrMissingLoc, s.cols[p.col].name, what))
+			}
+		}
+		s.buf = s.tmpl.appendExpand(s.buf[:0], func(i int) string {
+			v, _ := sqlText(s.vals[i])
+			return v
+		})
+		u.Loc = string(s.buf)
+	}
+	if u.Loc == "" {
+		return sitemap.URL{}, s.rowError(fmt.Errorf("%w: column loc is NULL or empty", ErrMissingLoc))
+	}
+	return u, nil
+}
+
+// set sets column i's field of u from the row just scanned.
+func (s *SQL) set(u *sitemap.URL, i int) error {
+	c := &s.cols[i]
+	v := s.vals[i]
+	if v == nil || c.kind == colNone || c.kind == colSitemap {
+		return nil
+	}
+	if c.kind == colLastMod {
+		switch t := v.(type) {
+		case time.Time:
+			if c.date && t.Equal(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())) {
+				u.LastMod = t.Format(time.DateOnly)
+			} else {
+				u.LastMod = sitemap.FormatDate(t)
+			}
+			return nil
+		case int64, float64:
+			return fmt.Errorf("a number (%v), not a date: seconds or milliseconds? convert it in the query: datetime(col, 'unixepoch') in SQLite, to_timestamp(col) in PostgreSQL", t)
+		}
+	}
+	if c.kind == colPriority && c.float4 {
+		if f, ok := v.(float64); ok {
+			u.Priority = strconv.FormatFloat(f, 'f', -1, 32)
+			return nil
+		}
+	}
+	text, err := sqlText(v)
+	if err != nil || text == "" {
+		return err
+	}
+	switch c.kind {
+	case colLoc:
+		u.Loc = text
+	case colLastMod:
+		u.LastMod = text
+	case colChangeFreq:
+		u.ChangeFreq = text
+	case colPriority:
+		u.Priority = text
+	case colImage:
+		u.Images = append(u.Images, sitemap.Image{Loc: text})
+	case colAlternate:
+		u.Alternates = append(u.Alternates, sitemap.Alternate{Hreflang: c.hreflang, Href: text})
+	case colImages:
+		return s.images(u, text)
+	case colAlternates:
+		return s.decodeJSON(text, &u.Alternates, "an array of {\"hreflang\", \"href\"} objects")
+	case colVideos:
+		return s.decodeJSON(text, &u.Videos, "an array of video objects")
+	case colNews:
+		return s.decodeJSON(text, &u.News, "a news object")
+	}
+	return nil
+}
+
+// images appends the images of a JSON array of URLs or image objects.
+func (s *SQL) images(u *sitemap.URL, text string) error {
+	var elems []json.RawMessage
+	if err := s.decodeJSON(text, &elems, "an array of image URLs or objects"); err != nil {
+		return err
+	}
+	for k, e := range elems {
+		var img sitemap.Image
+		if len(e) > 0 && e[0] == '"' {
+			if err := json.Unmarshal(e, &img.Loc); err != nil {
+				return fmt.Errorf("%w: image %d: %v", ErrJSON, k+1, err)
+			}
+		} else if err := s.decodeJSON(string(e), &img, "a URL or an image object"); err != nil {
+			return fmt.Errorf("image %d: %w", k+1, err)
+		}
+		if img.Loc != "" {
+			u.Images = append(u.Images, img)
+		}
+	}
+	return nil
+}
+
+// decodeJSON decodes one JSON value into v, refusing unknown fields and
+// accepting a number wherever a string is wanted, as JSONL does.
+func (s *SQL) decodeJSON(text string, v any, want string) error {
+	s.buf, _ = quoteNumbers(s.buf[:0], text)
+	dec := json.NewDecoder(bytes.NewReader(s.buf))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if off := dec.InputOffset(); len(bytes.TrimSpace(s.buf[off:])) > 0 {
+			return fmt.Errorf("%w: more than one JSON value", ErrJSON)
+		}
+		return nil
+	}
+	var (
+		se *json.SyntaxError
+		te *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("%w: %s", ErrJSON, strings.TrimPrefix(se.Error(), "json: "))
+	case errors.As(err, &te) && te.Field == "":
+		return fmt.Errorf("%w: a JSON %s, want %s", ErrJSON, te.Value, want)
+	case errors.As(err, &te):
+		return fmt.Errorf("%w: field %q is a JSON %s, want %s", ErrJSON, te.Field, te.Value, kindName(te.Type))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		if uq, e := strconv.Unquote(name); e == nil {
+			name = uq
+		}
+		return fmt.Errorf("%w %q (want %s)", ErrUnknownField, name, want)
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return fmt.Errorf("%w: unexpected end of JSON", ErrJSON)
+	}
+	return fmt.Errorf("%w: %s", ErrJSON, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// sqlText is a column value as text. Timestamps are refused: outside
+// lastmod, a time has no one right spelling.
+func sqlText(v any) (string, error) {
+	switch v := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	case []byte:
+		return string(v), nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), nil
+	case bool:
+		return strconv.FormatBool(v), nil
+	case time.Time:
+		return "", errors.New("a timestamp where text is wanted: format it in the query")
+	}
+	return "", fmt.Errorf("a value of type %T where text is wanted", v)
+}
+
+func (s *SQL) rowError(err error) error {
+	return &ParseError{File: s.name, Line: s.row, Err: err}
+}
+
+// All returns every URL; see Source.All.
+func (s *SQL) All() iter.Seq2[sitemap.URL, error] { return all(s) }
+
+// Name returns "sqlite:<path>" or "postgres://user@host:port/database"
+// (never a password).
+func (s *SQL) Name() string { return s.name }
+
+// Line returns the number of the row Read last returned, from 1.
+func (s *SQL) Line() int { return s.row }
+
+// Place returns where the row Read last returned came from:
+// `sqlite:shop.db row 12 of "SELECT slug, updated_at FROM …"`.
+func (s *SQL) Place() string {
+	return s.name + " row " + strconv.Itoa(s.row) + " of " + strconv.Quote(shortQuery(collapseSpace(s.query), 48))
+}
+
+// Err returns the error that ended the stream, or nil.
+func (s *SQL) Err() error {
+	if s.err == io.EOF {
+		return nil
+	}
+	return s.err
+}
+
+// Close stops the query, if it is still running, and closes the database.
+func (s *SQL) Close() error {
+	if s.cancel != nil {
+		// Cancelling first stops a PostgreSQL query at once, where
+		// closing its rows would read the rest of the result.
+		s.cancel()
+	}
+	if s.rows != nil {
+		s.rows.Close()
+	}
+	if s.tx != nil {
+		s.tx.Rollback() // nothing to keep: the transaction only read
+	}
+	if s.db == nil {
+		return nil
+	}
+	return s.db.Close()
+}
+
+// collapseSpace turns every run of white space in q into one space.
+func collapseSpace(q string) string {
+	return strings.Join(strings.Fields(q), " ")
+}
+
+// shortQuery cuts q to at most n bytes and a mark, at a space when there
+// is one in the second half, else at a rune boundary.
+func shortQuery(q string, n int) string {
+	if len(q) <= n {
+		return q
+	}
+	if i := strings.LastIndexByte(q[:n], ' '); i > n/2 {
+		return q[:i] + " …"
+	}
+	for n > 0 && !utf8.RuneStart(q[n]) {
+		n--
+	}
+	return q[:n] + "…"
+}
+
+var (
+	_ Source    = (*SQL)(nil)
+	_ Placer    = (*SQL)(nil)
+	_ io.Closer = (*SQL)(nil)
+)
