@@ -1,0 +1,352 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/loc"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// FilterOptions say which URLs a Filter keeps and which query parameters
+// it removes from them.
+//
+// # Patterns
+//
+// Include and Exclude patterns match the path of a URL's loc: from the
+// first "/" after the host up to the "?" or "#", as the loc spells it
+// (percent-escapes included: write "/caf%C3%A9/*" for /café/, as the
+// sitemap will; a loc without a path has the path "/"). Matching is
+// case-sensitive, as paths are. The query never takes part: remove
+// parameters with StripParams.
+//
+// A pattern is a glob, with the syntax of the static folder source's:
+//
+//   - "/" separates segments, and cannot be escaped;
+//   - within a segment, path.Match syntax: "*" is any run of characters,
+//     "?" one character, "[a-z]" and "[^0-9]" character classes, "\*"
+//     a literal star;
+//   - "**" as a whole segment is any number of segments, none included:
+//     "/blog/**" matches /blog, /blog/ and everything under /blog/ (not
+//     /blogger), "/**/amp" matches /amp and /news/2024/amp;
+//   - a pattern matches the whole path: "/blog/*" matches /blog/a but not
+//     /blog/a/b, nor /blog/a/ (whose last segment is empty);
+//   - a pattern that does not start with "/" matches at any depth, as if
+//     it started with "/**/": "*.pdf" matches /a.pdf and /docs/2024/a.pdf,
+//     "tag/*" matches /tag/go and /en/tag/go.
+//
+// A pattern written "re:EXPR" is instead a regular expression (Go's RE2
+// syntax, linear time), matched against the same path; it is not anchored
+// unless it says so: "re:^/p/[0-9]+$" matches /p/12 only, "re:/amp$" any
+// path ending in /amp.
+//
+// A pattern that is empty, a full URL ("https://…": write the path), a
+// glob that path.Match refuses or an expression that does not compile is
+// an error from NewFilter, naming it.
+type FilterOptions struct {
+	// Include lists patterns of which a URL must match one to be kept.
+	// Empty: every URL is kept unless excluded.
+	Include []string
+	// Exclude lists patterns of which a URL matching any one is left out,
+	// whatever Include says.
+	Exclude []string
+	// StripParams are the query parameters, and path parameters
+	// (";jsessionid=…"), removed from every loc and every alternate's href
+	// before the patterns are matched, with loc.StripSessionIDs: names
+	// match without regard to ASCII case, a trailing "*" matches any name
+	// with that prefix. Nil: loc.SessionIDNames(), the session IDs of
+	// common platforms (sid, PHPSESSID, jsessionid, ASPSESSIONID*…). An
+	// empty non-nil slice: nothing is removed. Image, video and news URLs
+	// are left as they are: they are not pages.
+	StripParams []string
+}
+
+// Filter is a Source that returns the URLs of another Source that its
+// FilterOptions keep, with the parameters they name removed. Errors of the
+// Source read are returned as they are, and Name, Line, Err and Place are
+// that Source's, for the record last returned. A URL left out is counted
+// by Dropped and never returned; the next is read in its place.
+type Filter struct {
+	src     Source
+	include []matcher
+	exclude []matcher
+	strip   []string // nil: nothing to remove
+	dropped int
+}
+
+// NewFilter returns a Filter of src with the options o, or an error naming
+// the first pattern that cannot be compiled.
+func NewFilter(src Source, o FilterOptions) (*Filter, error) {
+	f := &Filter{src: src}
+	var err error
+	if f.include, err = compilePatterns("include", o.Include); err != nil {
+		return nil, err
+	}
+	if f.exclude, err = compilePatterns("exclude", o.Exclude); err != nil {
+		return nil, err
+	}
+	switch {
+	case o.StripParams == nil:
+		f.strip = loc.SessionIDNames()
+	case len(o.StripParams) > 0:
+		f.strip = append([]string(nil), o.StripParams...)
+	}
+	return f, nil
+}
+
+// Read returns the next URL kept, with the contract of Source.Read.
+func (f *Filter) Read() (sitemap.URL, error) {
+	for {
+		u, err := f.src.Read()
+		if err != nil {
+			return u, err
+		}
+		if f.strip != nil {
+			f.stripParams(&u)
+		}
+		if f.keeps(u.Loc) {
+			return u, nil
+		}
+		f.dropped++
+	}
+}
+
+// stripParams removes f.strip from u's loc and alternates' hrefs.
+func (f *Filter) stripParams(u *sitemap.URL) {
+	u.Loc = f.stripOne(u.Loc)
+	copied := false
+	for i := range u.Alternates {
+		h := u.Alternates[i].Href
+		s := f.stripOne(h)
+		if s == h {
+			continue
+		}
+		if !copied {
+			// The slice may be shared with the Source's own memory.
+			u.Alternates = append([]sitemap.Alternate(nil), u.Alternates...)
+			copied = true
+		}
+		u.Alternates[i].Href = s
+	}
+}
+
+// stripOne removes f.strip from s. Most URLs have no parameter to remove:
+// they are returned untouched without calling StripSessionIDs (which
+// allocates for any query), when no name to remove appears, in any case,
+// after the first ";" or "?", where parameters are.
+func (f *Filter) stripOne(s string) string {
+	i := strings.IndexAny(s, ";?")
+	if i < 0 {
+		return s
+	}
+	params := s[i+1:]
+	for _, name := range f.strip {
+		if containsFold(params, strings.TrimSuffix(name, "*")) {
+			return loc.StripSessionIDs(s, f.strip)
+		}
+	}
+	return s
+}
+
+// containsFold reports whether sub is in s, without regard to ASCII case.
+func containsFold(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	c0 := lowerASCII(sub[0])
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerASCII(s[i]) != c0 {
+			continue
+		}
+		j := 1
+		for j < len(sub) && lowerASCII(s[i+j]) == lowerASCII(sub[j]) {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// keeps reports whether the patterns keep a URL with this loc.
+func (f *Filter) keeps(l string) bool {
+	if f.include == nil && f.exclude == nil {
+		return true
+	}
+	p := locPath(l)
+	if f.include != nil && !anyMatches(f.include, p) {
+		return false
+	}
+	return !anyMatches(f.exclude, p)
+}
+
+// Dropped returns how many URLs Include and Exclude have left out so far.
+func (f *Filter) Dropped() int { return f.dropped }
+
+// All returns every URL kept and every error, with the contract of
+// Source.All.
+func (f *Filter) All() iter.Seq2[sitemap.URL, error] { return all(f) }
+
+// Name returns the name of the Source read.
+func (f *Filter) Name() string { return f.src.Name() }
+
+// Line returns the Source's line for the record last returned.
+func (f *Filter) Line() int { return f.src.Line() }
+
+// Err returns the error that ended the Source's stream, or nil.
+func (f *Filter) Err() error { return f.src.Err() }
+
+// Place returns the Source's place for the record last returned (see Place).
+func (f *Filter) Place() string { return Place(f.src) }
+
+// matcher is a compiled pattern: a glob's segments, or a regexp.
+type matcher struct {
+	glob []string
+	re   *regexp.Regexp
+}
+
+// compilePatterns compiles the patterns of one option.
+func compilePatterns(option string, patterns []string) ([]matcher, error) {
+	var out []matcher
+	for _, p := range patterns {
+		m, err := compilePattern(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s pattern %q: %w", option, p, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// ErrPattern is what NewFilter's error for a glob or expression it cannot
+// compile wraps.
+var ErrPattern = errors.New("bad pattern")
+
+func compilePattern(p string) (matcher, error) {
+	if expr, ok := strings.CutPrefix(p, "re:"); ok {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return matcher{}, fmt.Errorf("%w: %w", ErrPattern, err)
+		}
+		return matcher{re: re}, nil
+	}
+	switch {
+	case p == "":
+		return matcher{}, fmt.Errorf("%w: empty", ErrPattern)
+	case strings.Contains(p, "://"):
+		return matcher{}, fmt.Errorf("%w: patterns match the URL's path: write /blog/** rather than https://www.example.com/blog/**", ErrPattern)
+	}
+	if p[0] != '/' {
+		p = "/**/" + p
+	}
+	var segs []string
+	for _, s := range strings.Split(p[1:], "/") {
+		if s == "**" {
+			if len(segs) > 0 && segs[len(segs)-1] == "**" {
+				continue // "/**/**/" is "/**/"
+			}
+		} else if _, err := path.Match(s, ""); err != nil {
+			return matcher{}, fmt.Errorf("%w in segment %q (path.Match syntax: a class left open, a range backwards, a trailing \\)", ErrPattern, s)
+		}
+		segs = append(segs, s)
+	}
+	return matcher{glob: segs}, nil
+}
+
+func anyMatches(ms []matcher, p string) bool {
+	for i := range ms {
+		if ms[i].match(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *matcher) match(p string) bool {
+	if m.re != nil {
+		return m.re.MatchString(p)
+	}
+	return matchGlob(m.glob, p)
+}
+
+// matchGlob matches p, a path starting with "/", against a glob's
+// segments. "**" is to segments what "*" is to characters in wildcard
+// matching, so the classic greedy algorithm applies: remember the last
+// "**" and, on a mismatch, let it take one more segment. It runs in
+// O(segments × pattern segments) and allocates nothing.
+func matchGlob(g []string, p string) bool {
+	const none = -1
+	pi, gi := 1, 0 // start of the current path segment; pattern segment
+	starG, starP := none, 0
+	for pi <= len(p) || gi < len(g) {
+		if gi < len(g) {
+			if g[gi] == "**" {
+				starG, starP = gi, pi
+				gi++
+				continue
+			}
+			if pi <= len(p) {
+				end := segEnd(p, pi)
+				if ok, _ := path.Match(g[gi], p[pi:end]); ok {
+					gi, pi = gi+1, end+1
+					continue
+				}
+			}
+		}
+		if starG == none || starP > len(p) {
+			return false
+		}
+		starP = segEnd(p, starP) + 1
+		pi, gi = starP, starG+1
+	}
+	return true
+}
+
+// segEnd returns the end of the path segment starting at i.
+func segEnd(p string, i int) int {
+	if j := strings.IndexByte(p[i:], '/'); j >= 0 {
+		return i + j
+	}
+	return len(p)
+}
+
+// locPath returns the path of a loc as it is written: from the first "/"
+// after the scheme and host up to "?" or "#"; "/" when there is none.
+func locPath(l string) string {
+	rest := l
+	if i := strings.Index(l, "://"); i >= 0 {
+		rest = l[i+3:]
+		j := strings.IndexAny(rest, "/?#")
+		if j < 0 || rest[j] != '/' {
+			return "/"
+		}
+		rest = rest[j:]
+	}
+	if j := strings.IndexAny(rest, "?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	if rest == "" {
+		return "/"
+	}
+	if rest[0] != '/' {
+		return "/" + rest // a relative loc: its path from the root
+	}
+	return rest
+}
+
+var (
+	_ Source = (*Filter)(nil)
+	_ Placer = (*Filter)(nil)
+)
