@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -210,7 +213,8 @@ func (d *testDB) create(t testing.TB) {
 // newSQLiteDB creates a SQLite file in a temporary folder.
 func newSQLiteDB(t testing.TB) *testDB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "shop.db")
+	// Space, "#" and "%" must survive the read-only URI made of the path.
+	path := filepath.Join(t.TempDir(), "shop db #1 %41.db")
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -366,6 +370,35 @@ func testOpenErrors(t *testing.T, d *testDB) {
 	}
 }
 
+// testBuild builds a sitemap set from the first 20,000 rows and checks it
+// against the schemas: escaping, dates and extensions as the protocol wants.
+func testBuild(t *testing.T, d *testDB) {
+	const n = 20_000
+	src := openSQL(t, d, strings.Replace(productQuery, "ORDER BY", fmt.Sprintf("WHERE id <= %d ORDER BY", n), 1), productLoc)
+	out := t.TempDir()
+	bld, err := build.New(build.Options{Dir: out, Base: "https://www.example.com/", Gzip: true, MaxURLs: 8000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bad []string
+	err = bld.AddAll(context.Background(), src.All(), func(err error) error {
+		bad = append(bad, source.Place(src)+": "+err.Error())
+		return nil
+	})
+	if err != nil {
+		bld.Abort()
+		t.Fatal(err)
+	}
+	res, err := bld.Publish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.URLs != n-n/1000*4 || len(bad) != n/1000*4 {
+		t.Errorf("%d URLs, %d errors; want %d and %d: %q", res.URLs, len(bad), n-n/1000*4, n/1000*4, bad[:min(len(bad), 5)])
+	}
+	xsdtest.Check(t, out)
+}
+
 // testReadOnly checks a query cannot write.
 func testReadOnly(t *testing.T, d *testDB) {
 	q := "UPDATE products SET slug = 'changed' WHERE id = 1 RETURNING slug AS loc"
@@ -416,6 +449,7 @@ func TestSQLite(t *testing.T) {
 	t.Run("open errors", func(t *testing.T) { testOpenErrors(t, d) })
 	t.Run("read only", func(t *testing.T) { testReadOnly(t, d) })
 	t.Run("place", func(t *testing.T) { testPlace(t, d, "sqlite:"+d.dsn) })
+	t.Run("build", func(t *testing.T) { testBuild(t, d) })
 	t.Run("naive timestamps are UTC", func(t *testing.T) {
 		src := openSQL(t, d, "SELECT slug AS loc, updated AS lastmod FROM products WHERE id = 1", "")
 		u, err := src.Read()
@@ -425,7 +459,7 @@ func TestSQLite(t *testing.T) {
 	})
 	t.Run("file URI", func(t *testing.T) {
 		d2 := *d
-		d2.dsn = "file:" + d.dsn + "?cache=private"
+		d2.dsn = "file:" + (&url.URL{Path: d.dsn}).EscapedPath() + "?cache=private"
 		src := openSQL(t, &d2, "SELECT count(*) AS loc FROM products", "")
 		u, err := src.Read()
 		if err != nil || u.Loc != strconv.Itoa(productRows) {
