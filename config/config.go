@@ -115,6 +115,10 @@ type Config struct {
 	// ([[group]]).
 	Groups []Group `toml:"group"`
 
+	// Stdin is what a files source's path "-" reads (not a key: a command
+	// sets it). Nil: "-" cannot be read.
+	Stdin io.Reader `toml:"-"`
+
 	origin *origin // where the config was read from; nil when built in code
 }
 
@@ -128,9 +132,10 @@ type origin struct {
 // source; a source's own include, exclude and strip_params apply after it.
 type Filter struct {
 	// Include keeps only URLs whose path matches one of these patterns: a
-	// glob ("/blog/**", where * is any run of characters but "/" and ** is
-	// any run of characters) or, after "re:", a Go regular expression
-	// ("re:^/p/[0-9]+$"). Default: every URL.
+	// glob ("/blog/**": * is any run of characters within a segment, ** as
+	// a segment any number of segments; a glob not starting with "/"
+	// matches at any depth) or, after "re:", a Go regular expression
+	// ("re:^/p/[0-9]+$"), as source.FilterOptions says. Default: every URL.
 	Include []string `toml:"include"`
 	// Exclude leaves out URLs whose path matches one of these patterns
 	// (same syntax as include), even when include matches too.
@@ -321,7 +326,7 @@ func (c *Config) resolve(dir string) {
 			s := &ss[i]
 			s.Path = join(s.Path)
 			for j, p := range s.Paths {
-				if !isURL(p) {
+				if !isURL(p) && p != "-" {
 					s.Paths[j] = join(p)
 				}
 			}

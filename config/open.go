@@ -2,21 +2,41 @@ package config
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
 // An Input is one stream of URLs of a Source: one file of a files or log
-// source, a dir source's folder. Inputs open one at a time, so that a run
-// holds one file open at a time however many a source lists.
+// source, a dir source's folder, a sql source's query, a sitemap source's
+// documents. Inputs open one at a time, so that a run holds one file open
+// at a time however many a source lists. What an input gives has been
+// through the config's [filter], then the source's own include, exclude
+// and strip_params.
 type Input struct {
 	// Name names the input in messages: its file or folder.
 	Name string
 
 	open  func(ctx context.Context) (source.Source, func() error, error)
+	check func() error
 	where *Error // the source's place in the config file, for errors
+}
+
+// Check reports, without reading anything, what would make Open fail
+// before the first URL: a file or folder that does not exist (or is a
+// folder where a file is wanted), an unset dsn_env, the standard input
+// without Config.Stdin. A command checks every input before it builds, so
+// that a typo in the last one does not cost a run.
+func (in *Input) Check() error {
+	if in.check == nil {
+		return nil
+	}
+	return in.placed(in.check())
 }
 
 // Open opens the input. The caller reads src and then calls close, which
@@ -27,12 +47,41 @@ func (in *Input) Open(ctx context.Context) (src source.Source, close func() erro
 	if close == nil {
 		close = func() error { return nil }
 	}
-	if err != nil && in.where != nil && in.where.File != "" {
-		e := *in.where
-		e.Msg, e.Err = err.Error(), err
-		err = &e
+	return src, close, in.placed(err)
+}
+
+// placed puts err at the source's line in the config file.
+func (in *Input) placed(err error) error {
+	if err == nil || in.where == nil || in.where.File == "" {
+		return err
 	}
-	return src, close, err
+	e := *in.where
+	e.Msg, e.Err = err.Error(), err
+	return &e
+}
+
+// stdinCheck checks that "-" has something to read.
+func stdinCheck(stdin io.Reader) func() error {
+	return func() error {
+		if stdin == nil {
+			return errors.New(`"-" (the standard input): nothing to read (Config.Stdin is nil)`)
+		}
+		return nil
+	}
+}
+
+// exists checks that p is a folder (dir) or not one (!dir).
+func exists(p string, dir bool) error {
+	st, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return err
+	case dir && !st.IsDir():
+		return fmt.Errorf("%s is a file, not a folder", p)
+	case !dir && st.IsDir():
+		return fmt.Errorf("%s is a folder, not an input file", p)
+	}
+	return nil
 }
 
 // Inputs returns the inputs of s, one of the sources of c (in c.Sources or
@@ -50,13 +99,26 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			return fail("format: %v", err)
 		}
 		for _, p := range s.Paths {
-			ins = append(ins, Input{Name: p, open: func(ctx context.Context) (source.Source, func() error, error) {
-				file, err := source.Open(p, f)
-				if err != nil {
-					return nil, nil, err
-				}
-				return file, file.Close, nil
-			}})
+			if p == "-" {
+				stdin := c.Stdin
+				ins = append(ins, Input{Name: "stdin", check: stdinCheck(stdin),
+					open: func(ctx context.Context) (source.Source, func() error, error) {
+						if err := stdinCheck(stdin)(); err != nil {
+							return nil, nil, err
+						}
+						return source.New(stdin, "stdin", f), nil, nil
+					}})
+				continue
+			}
+			ins = append(ins, Input{Name: p,
+				check: func() error { return exists(p, false) },
+				open: func(ctx context.Context) (source.Source, func() error, error) {
+					file, err := source.Open(p, f)
+					if err != nil {
+						return nil, nil, err
+					}
+					return file, file.Close, nil
+				}})
 		}
 	case TypeDir:
 		lm, err := source.ParseLastmod(s.Lastmod)
@@ -65,7 +127,7 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		}
 		o := source.StaticOptions{Dir: s.Path, Base: c.Base, StripHTML: s.StripHTML,
 			Include: s.IncludeFiles, Exclude: s.ExcludeFiles, Lastmod: lm, Images: s.Images}
-		ins = append(ins, Input{Name: s.Path, open: func(ctx context.Context) (source.Source, func() error, error) {
+		ins = append(ins, Input{Name: s.Path, check: func() error { return exists(o.Dir, true) }, open: func(ctx context.Context) (source.Source, func() error, error) {
 			st, err := source.OpenStatic(ctx, o)
 			if err != nil {
 				return nil, nil, err
@@ -75,7 +137,18 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 	case TypeLog:
 		o := source.LogOptions{Base: c.Base, KeepParams: s.KeepParams}
 		for _, p := range s.Paths {
-			ins = append(ins, Input{Name: p, open: func(ctx context.Context) (source.Source, func() error, error) {
+			if p == "-" {
+				stdin := c.Stdin
+				ins = append(ins, Input{Name: "stdin", check: stdinCheck(stdin), open: func(ctx context.Context) (source.Source, func() error, error) {
+					if err := stdinCheck(stdin)(); err != nil {
+						return nil, nil, err
+					}
+					l, err := source.NewLog(stdin, "stdin", o)
+					return l, nil, err
+				}})
+				continue
+			}
+			ins = append(ins, Input{Name: p, check: func() error { return exists(p, false) }, open: func(ctx context.Context) (source.Source, func() error, error) {
 				l, err := source.OpenLog(p, o)
 				if err != nil {
 					return nil, nil, err
@@ -83,12 +156,94 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 				return l, l.Close, nil
 			}})
 		}
+	case TypeSQL:
+		o := source.SQLOptions{Driver: s.Driver, DSN: s.DSN, Query: s.Query, Loc: s.Loc}
+		name := s.Driver + " query" // a PostgreSQL DSN may hold a password
+		if s.Driver == "sqlite" && s.DSN != "" {
+			name = s.DSN
+		}
+		env := s.DSNEnv
+		// The environment is read when the query runs, so that a config
+		// loads without it.
+		dsn := func() (string, error) {
+			if env == "" {
+				return o.DSN, nil
+			}
+			if d := os.Getenv(env); d != "" {
+				return d, nil
+			}
+			return "", fmt.Errorf("dsn_env: $%s is not set", env)
+		}
+		ins = append(ins, Input{Name: name, check: func() error {
+			d, err := dsn()
+			if err != nil || o.Driver != "sqlite" {
+				return err
+			}
+			if p, ok := strings.CutPrefix(d, "file:"); ok {
+				d, _, _ = strings.Cut(p, "?")
+			}
+			if d == "" || d == ":memory:" {
+				return nil
+			}
+			return exists(d, false)
+		}, open: func(ctx context.Context) (source.Source, func() error, error) {
+			o := o
+			var err error
+			if o.DSN, err = dsn(); err != nil {
+				return nil, nil, err
+			}
+			q, err := source.OpenSQL(ctx, o)
+			if err != nil {
+				return nil, nil, err
+			}
+			return q, q.Close, nil
+		}})
+	case TypeSitemap:
+		starts := s.Paths
+		ins = append(ins, Input{Name: strings.Join(starts, ", "), check: func() error {
+			for _, p := range starts {
+				if !isURL(p) {
+					if _, err := os.Stat(p); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}, open: func(ctx context.Context) (source.Source, func() error, error) {
+			sm := source.OpenSitemaps(ctx, starts, source.SitemapsOptions{})
+			return sm, sm.Close, nil
+		}})
 	default:
 		return fail("%s sources cannot be read yet", strconv.Quote(s.Type))
 	}
+
+	// [filter] applies first, then the source's own, which strips no
+	// parameter unless it names some.
+	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams}
+	own := source.FilterOptions{Include: s.Include, Exclude: s.Exclude, StripParams: s.StripParams}
+	if own.StripParams == nil {
+		own.StripParams = []string{}
+	}
+	hasOwn := len(own.Include)+len(own.Exclude)+len(own.StripParams) > 0
 	where := c.sourceError(s, "")
 	for i := range ins {
 		ins[i].where = where
+		open := ins[i].open
+		ins[i].open = func(ctx context.Context) (source.Source, func() error, error) {
+			src, close, err := open(ctx)
+			if err != nil {
+				return nil, close, err
+			}
+			if src, err = source.NewFilter(src, top); err != nil {
+				return nil, close, err
+			}
+			if hasOwn {
+				if src, err = source.NewFilter(src, own); err != nil {
+					return nil, close, err
+				}
+			}
+			return src, close, nil
+		}
 	}
 	return ins, nil
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	_ "modernc.org/sqlite"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -57,7 +60,14 @@ func readInputs(t *testing.T, c *Config, sources []Source) [][]string {
 func TestInputs(t *testing.T) {
 	dir := t.TempDir()
 	site := filepath.Join(dir, "site")
-	writeFile(t, filepath.Join(site, "urls.txt"), "https://www.example.com/a\n# comment\nhttps://www.example.com/b\n")
+	writeFile(t, filepath.Join(site, "urls.txt"), "https://www.example.com/a\n# comment\nhttps://www.example.com/b\nhttps://www.example.com/c?ref=x&sid=1&q=2\n")
+	writeFile(t, filepath.Join(site, "old", "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://www.example.com/old/1</loc><lastmod>2024-01-02</lastmod><image:image><image:loc>https://www.example.com/1.jpg</image:loc></image:image></url>
+<url><loc>https://www.example.com/old/2;jsessionid=AB12</loc></url>
+<url><loc>https://www.example.com/tmp/3</loc></url>
+</urlset>
+`)
 	writeFile(t, filepath.Join(site, "data", "products.csv"), "loc,lastmod\nhttps://www.example.com/p/1,2024-05-01\n")
 	writeFile(t, filepath.Join(site, "public", "index.html"), "<!doctype html><title>Home</title>")
 	writeFile(t, filepath.Join(site, "public", "about", "index.html"), "<!doctype html><title>About</title>")
@@ -70,9 +80,15 @@ func TestInputs(t *testing.T) {
 `)
 	writeFile(t, filepath.Join(site, FileName), `base = "https://www.example.com/"
 out = "public"
+[filter]
+exclude = ["/b", "/tmp/**"]
 [[source]]
 type = "files"
 paths = ["urls.txt", "data/products.csv"]
+strip_params = ["ref"]
+[[source]]
+type = "sitemap"
+paths = ["old/sitemap.xml"]
 [[source]]
 type = "dir"
 path = "public"
@@ -92,7 +108,9 @@ name = "visits"
 	}
 	got := readInputs(t, c, append(append([]Source(nil), c.Sources...), c.Groups[0].Sources...))
 	want := [][]string{
-		{"https://www.example.com/a", "https://www.example.com/b", "https://www.example.com/p/1"},
+		// [filter] drops /b and the session ID, the source's own strip_params ref.
+		{"https://www.example.com/a", "https://www.example.com/c?q=2", "https://www.example.com/p/1"},
+		{"https://www.example.com/old/1", "https://www.example.com/old/2"},
 		{"https://www.example.com/about/", "https://www.example.com/guide.pdf", "https://www.example.com/"}, // walk order
 		{"https://www.example.com/shop?page=2"},
 	}
@@ -138,5 +156,145 @@ func TestInputErrors(t *testing.T) {
 	_, _, err = ins[0].Open(context.Background())
 	if err == nil || !strings.HasPrefix(err.Error(), p+":6:1: ") {
 		t.Errorf("error %v, want it placed at the source's header, %s:6:1", err, p)
+	}
+}
+
+// TestSQLInputs queries a real SQLite file, named in the file and through
+// dsn_env.
+func TestSQLInputs(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", filepath.Join(dir, "shop.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"CREATE TABLE products (slug TEXT, updated_at TEXT)",
+		"INSERT INTO products VALUES ('red shoe', '2024-05-01'), ('hat', '2024-06-02')",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, FileName)
+	writeFile(t, p, head+`[[group]]
+name = "products"
+  [[group.source]]
+  type = "sql"
+  driver = "sqlite"
+  dsn = "shop.db"
+  query = "SELECT slug, updated_at AS lastmod FROM products ORDER BY slug"
+  loc = "https://www.example.com/products/{slug}"
+  [[group.source]]
+  type = "sql"
+  driver = "sqlite"
+  dsn_env = "SITEMAPKIT_TEST_DSN"
+  query = "SELECT 'https://www.example.com/p/' || slug AS loc FROM products WHERE slug = 'hat'"
+`)
+	c, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SITEMAPKIT_TEST_DSN", filepath.Join(dir, "shop.db"))
+	got := readInputs(t, c, c.Groups[0].Sources)
+	want := [][]string{
+		{"https://www.example.com/products/hat", "https://www.example.com/products/red%20shoe"},
+		{"https://www.example.com/p/hat"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("URLs:\n%q\nwant\n%q", got, want)
+	}
+
+	t.Setenv("SITEMAPKIT_TEST_DSN", "")
+	ins, err := c.Groups[0].Sources[1].Inputs(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, closeIn, err := ins[0].Open(context.Background())
+	if want := p + ":11:3: dsn_env: $SITEMAPKIT_TEST_DSN is not set"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	closeIn()
+}
+
+// TestCheck finds what would stop an input before anything is read, placed
+// at its source's line.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "urls.txt"), "https://www.example.com/a\n")
+	writeFile(t, filepath.Join(dir, "public", "index.html"), "<title>x</title>")
+	if err := os.Mkdir(filepath.Join(dir, "folder.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, FileName)
+	writeFile(t, p, head+`[[source]]
+type = "files"
+paths = ["urls.txt", "missing.txt", "folder.txt", "-"]
+[[source]]
+type = "dir"
+path = "urls.txt"
+[[source]]
+type = "dir"
+path = "public"
+[[source]]
+type = "sql"
+driver = "sqlite"
+dsn_env = "SITEMAPKIT_TEST_DSN"
+query = "SELECT loc FROM t"
+[[source]]
+type = "sql"
+driver = "sqlite"
+dsn = "file:gone.db?mode=ro"
+query = "SELECT loc FROM t"
+[[source]]
+type = "sitemap"
+paths = ["https://www.example.com/sitemap.xml", "old/sitemap.xml"]
+[[source]]
+type = "log"
+paths = ["-"]
+`)
+	c, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SITEMAPKIT_TEST_DSN", "")
+	var got []string
+	for i := range c.Sources {
+		ins, err := c.Sources[i].Inputs(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range ins {
+			if err := in.Check(); err != nil {
+				got = append(got, strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""))
+			} else {
+				got = append(got, "ok "+strings.ReplaceAll(in.Name, dir+string(filepath.Separator), ""))
+			}
+		}
+	}
+	want := []string{
+		"ok urls.txt",
+		"sitemapkit.toml:3:1: stat missing.txt: no such file or directory",
+		"sitemapkit.toml:3:1: folder.txt is a folder, not an input file",
+		`sitemapkit.toml:3:1: "-" (the standard input): nothing to read (Config.Stdin is nil)`,
+		"sitemapkit.toml:6:1: urls.txt is a file, not a folder",
+		"ok public",
+		"sitemapkit.toml:12:1: dsn_env: $SITEMAPKIT_TEST_DSN is not set",
+		"sitemapkit.toml:17:1: stat gone.db: no such file or directory",
+		"sitemapkit.toml:22:1: stat old/sitemap.xml: no such file or directory",
+		`sitemapkit.toml:25:1: "-" (the standard input): nothing to read (Config.Stdin is nil)`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Check:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// With Stdin set, "-" reads it, its format guessed from the content.
+	c.Stdin = strings.NewReader("https://www.example.com/from-stdin\n")
+	c.Sources = c.Sources[:1]
+	c.Sources[0].Paths = []string{"-"}
+	if got, want := readInputs(t, c, c.Sources), [][]string{{"https://www.example.com/from-stdin"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("stdin: %q, want %q", got, want)
 	}
 }

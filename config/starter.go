@@ -80,8 +80,9 @@ keep_duplicates = false
 strict = false
 
 # Which URLs to keep and how to clean them, for every source. A pattern
-# matches the URL's path: a glob ("/blog/**"; * stops at "/", ** does not),
-# or "re:" and a Go regular expression ("re:^/p/[0-9]+$").
+# matches the URL's path: a glob ("/blog/**": * stays within a segment, **
+# is any number of segments; "*.pdf" matches at any depth), or "re:" and a
+# Go regular expression ("re:^/p/[0-9]+$").
 [filter]
 # Keep only URLs matching one of these ([]: every URL).
 include = []

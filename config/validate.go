@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,18 +150,14 @@ func (v *validator) siteURL(path []string, s string) {
 }
 
 func (v *validator) filter(path []string, f *Filter) {
-	for _, list := range []struct {
-		key      string
-		patterns []string
-	}{{"include", f.Include}, {"exclude", f.Exclude}} {
-		for i, p := range list.patterns {
-			if re, ok := strings.CutPrefix(p, "re:"); ok {
-				if _, err := regexp.Compile(re); err != nil {
-					v.errorf(elem(path, list.key, i), "%s: %q is not a regular expression: %v", list.key, re, err)
-				}
-			} else if !strings.HasPrefix(p, "/") {
-				v.errorf(elem(path, list.key, i), `%s: pattern %q must start with "/" (it matches the URL's path) or "re:"`, list.key, p)
-			}
+	for i, p := range f.Include {
+		if _, err := source.NewFilter(nil, source.FilterOptions{Include: []string{p}}); err != nil {
+			v.errorf(elem(path, "include", i), "%v", err)
+		}
+	}
+	for i, p := range f.Exclude {
+		if _, err := source.NewFilter(nil, source.FilterOptions{Exclude: []string{p}}); err != nil {
+			v.errorf(elem(path, "exclude", i), "%v", err)
 		}
 	}
 	for i, name := range f.StripParams {
@@ -212,7 +207,7 @@ func (v *validator) source(path []string, s *Source) {
 		v.oneOf(at(path, "format"), s.Format, "auto", "txt", "csv", "jsonl")
 		if s.Format == "" || s.Format == "auto" {
 			for i, p := range s.Paths {
-				if _, err := source.FormatOf(p); err != nil && p != "" {
+				if _, err := source.FormatOf(p); err != nil && p != "" && p != "-" {
 					v.errorf(elem(path, "paths", i), `paths: %q: the format is not known from the name (.txt, .csv, .jsonl, optionally .gz); set format = "txt", "csv" or "jsonl"`, p)
 				}
 			}
