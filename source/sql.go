@@ -72,6 +72,7 @@ type sqlColumn struct {
 	column        // the URL field, as in CSV; kind colNone for a template-only column
 	name   string // as the query names it
 	date   bool   // a DATE column: a midnight time is written as a day
+	utc    bool   // a timestamptz: written in UTC, not the process's zone
 	float4 bool   // a 4-byte float: written with float32's shortest form
 }
 
@@ -116,15 +117,19 @@ func (e *QueryError) Unwrap() error { return e.Err }
 // aliasing (SELECT slug AS loc …):
 //
 //   - loc: the URL (required, unless o.Loc builds it).
-//   - lastmod: a date or timestamp column, or text. A DATE column (SQLite:
-//     declared DATE; PostgreSQL: date) is written as a day, "2024-05-01";
-//     any other time as YYYY-MM-DDThh:mm:ss±hh:mm (see [sitemap.FormatDate])
-//     in the zone the driver gives: PostgreSQL's timestamptz in the
-//     process's local zone. A timestamp WITHOUT a time zone (PostgreSQL
-//     timestamp, SQLite DATETIME or TIMESTAMP text with no offset) is taken
+//   - lastmod: a date or timestamp column, or text. A DATE column holding a
+//     day (PostgreSQL date; SQLite: declared DATE) is written as a day,
+//     "2024-05-01"; any other time as YYYY-MM-DDThh:mm:ss±hh:mm (see
+//     [sitemap.FormatDate]). PostgreSQL's timestamptz is written in UTC, so
+//     that the output does not depend on the machine's zone; SQLite text
+//     with an offset keeps it. A timestamp WITHOUT a time zone (PostgreSQL
+//     timestamp; SQLite DATETIME or TIMESTAMP text with no offset) is taken
 //     to be UTC, the common convention, and written +00:00: if yours are
 //     local times, convert them in the query (AT TIME ZONE) or return text
 //     with an offset. Text is passed on as it is, and the builder checks it.
+//     SQLite types only table columns: an expression such as MAX(updated)
+//     comes back as SQLite's text "2024-05-01 10:30:00", which is not a W3C
+//     datetime; format it in the query: strftime('%Y-%m-%dT%H:%M:%SZ', …).
 //     A number is refused, row by row, since seconds and milliseconds cannot
 //     be told apart: convert it in the query, datetime(col, 'unixepoch')
 //     (SQLite) or to_timestamp(col) (PostgreSQL).
@@ -360,6 +365,7 @@ func (s *SQL) mapColumns() error {
 		}
 		dt := strings.ToUpper(types[i].DatabaseTypeName())
 		c.date = dt == "DATE"
+		c.utc = dt == "TIMESTAMPTZ"
 		c.float4 = dt == "FLOAT4"
 		s.cols[i] = c
 	}
@@ -445,6 +451,9 @@ func (s *SQL) set(u *sitemap.URL, i int) error {
 	if c.kind == colLastMod {
 		switch t := v.(type) {
 		case time.Time:
+			if c.utc {
+				t = t.UTC()
+			}
 			if c.date && t.Equal(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())) {
 				u.LastMod = t.Format(time.DateOnly)
 			} else {

@@ -265,7 +265,8 @@ func testProducts(t *testing.T, d *testDB) {
 		if err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
-		checkLastMod(t, i, u.LastMod, "")
+		// Naive SQLite times are UTC; timestamptz is written in UTC.
+		checkLastMod(t, i, u.LastMod, "+00:00")
 		u.LastMod = ""
 		if !reflect.DeepEqual(u, want) {
 			t.Fatalf("row %d:\n got %+v\nwant %+v", i, u, want)
