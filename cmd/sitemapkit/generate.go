@@ -5,44 +5,91 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/config"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
-// generateOptions are generate's flags: most bind straight into build.Options.
+// generateOptions are generate's flags. They fill a config.Config, the
+// one description of a run whether it comes from flags, sitemapkit.toml or
+// both.
 type generateOptions struct {
-	build.Options
-	inputFormat source.Format
-	strict      bool
-	quiet       bool
+	configPath string
+
+	base, out, publicURL, name string
+	gzip, noDedupe, strict     bool
+	format, index              string
+	maxURLs                    int
+	maxBytes                   int64
+	inputFormat                string
+
+	dirs                       []string
+	stripHTML, images          bool
+	includeFiles, excludeFiles []string
+	lastmod                    string
+
+	sqlDriver, sqlDSN, sqlQuery, sqlLoc string
+
+	logs, keepParams []string
+	sitemaps         []string
+
+	include, exclude, stripParams []string
+
+	quiet bool
 }
 
-const generateExample = `  # Three inputs, gzipped children, into a static site's folder:
+const generateExample = `  # The site's setup in ./sitemapkit.toml (see "sitemapkit init"):
+  sitemapkit generate
+
+  # Three inputs, gzipped children, into a static site's folder:
   sitemapkit generate --base https://www.example.com/ --out public/ --gzip \
       urls.txt products.csv posts.jsonl
 
+  # A static site's build folder, lastmod from git, PDFs too:
+  sitemapkit generate --base https://www.example.com/ --out public/ \
+      --dir public/ --include-files '**/*.pdf'
+
+  # A database, and the pages the access logs show:
+  sitemapkit generate --base https://www.example.com/ --out public/ \
+      --sql-driver postgres --sql-dsn "$DATABASE_URL" \
+      --sql-query "SELECT slug, updated_at AS lastmod FROM products WHERE published" \
+      --sql-loc "https://www.example.com/products/{slug}" \
+      --log /var/log/nginx/access.log --log /var/log/nginx/access.log.1.gz
+
+  # Move an old set to new limits, keeping every extension:
+  sitemapkit generate --base https://www.example.com/ --out new/ --max-urls 10000 \
+      --sitemap https://www.example.com/sitemap.xml
+
   # From another program, through the standard input:
-  cat urls.txt | sitemapkit generate --base https://www.example.com/ --out public/ -
+  cat urls.txt | sitemapkit generate --base https://www.example.com/ --out public/ -`
 
-  # Sitemaps served from https://www.example.com/sitemaps/, refusing any bad line:
-  sitemapkit generate --base https://www.example.com/ --out public/sitemaps \
-      --public-url https://www.example.com/sitemaps/ --strict urls.txt.gz`
+const generateLong = `Build a sitemap set from what a site has (URL lists, CSV and JSONL files,
+its build folder, its database, its access logs, its existing sitemaps) and
+publish it into --out: sitemap.xml is the file to submit. While everything
+fits in one file it is a plain sitemap; past 50,000 URLs or 50 MiB it is an
+index over sitemap-1-….xml, sitemap-2-….xml, … (--index). Files are named
+after their content and swapped in atomically: a run that fails or is killed
+leaves the published set as it was, and only files sitemapkit wrote are ever
+removed.
 
-const generateLong = `Build a sitemap set from URL lists, CSV and JSONL files and publish it into
---out: sitemap.xml is the file to submit. While everything fits in one file
-it is a plain sitemap; past 50,000 URLs or 50 MiB it is an index over
-sitemap-1-….xml, sitemap-2-….xml, … (--index). Files are named after their
-content and swapped in atomically: a run that fails or is killed leaves the
-published set as it was, and only files sitemapkit wrote are ever removed.
+CONFIG FILE
+  With no input and no source flag, generate reads ./sitemapkit.toml;
+  --config names another. The file holds everything the flags do, plus
+  groups: named parts of the set with files of their own under the one
+  index (products-1-….xml, blog-1-….xml). Flags given with a config file
+  override its settings and add to its sources. "sitemapkit init" writes a
+  commented starter; docs/config.md documents every key.
 
 INPUTS
-  The format comes from the file's extension, or from --input-format:
+  Files, by extension or --input-format:
     .txt     one URL per line; blank lines and # comments skipped
     .csv     a header row: loc (required), lastmod, changefreq, priority,
              image (repeatable), alternate:<hreflang> (e.g. alternate:de-DE)
@@ -50,114 +97,311 @@ INPUTS
              images, videos, news, alternates (see the README)
   Each may be gzipped (.gz, or any gzip data). "-" reads the standard input,
   whose format is guessed from its first line unless --input-format says.
+  --dir       a static build folder: every HTML page, minus noindex pages and
+              pages whose canonical is another; hreflang links become
+              alternates; lastmod from git (--lastmod)
+  --sql-*     a query's rows: columns loc (or --sql-loc's template), lastmod,
+              changefreq, priority, image, images, alternates…
+  --log       an access log (Common or Combined, gzipped or not): the pages
+              that answered GET or HEAD with 200 or 304, each once
+  --sitemap   existing sitemaps (files, folders, URLs, robots.txt; indexes
+              followed), every extension kept
 
   A URL the protocol forbids (another host, outside the sitemap's folder, a
-  bad lastmod…) is left out and reported with its file:line and rule; with
+  bad lastmod…) is left out and reported with its place and rule; with
   --strict, any refused URL makes the run fail and nothing is published.
   No lastmod, changefreq or priority is ever invented.
+
+FILTERS
+  --include and --exclude match the URL's path: a glob ("/blog/**", "*.pdf")
+  or a regular expression ("re:^/p/[0-9]+$"). --strip-param removes query
+  parameters; by default session IDs (sid, PHPSESSID, jsessionid…) are
+  removed; --strip-param none removes nothing.
 
 EXIT STATUS
   0    the set was published; every input line was accepted
   1    some lines were refused (the set was published without them, unless
        --strict: then nothing was), or an input could not be read (nothing
        was published), or no URL was left to publish
-  2    usage or environment error (bad flag, missing file, --out not writable)
+  2    usage or environment error (bad flag or config file, missing file,
+       --out not writable, a database that cannot be queried)
   130  interrupted: the published set is left as it was`
 
 func newGenerateCommand(a *app) *cobra.Command {
 	o := &generateOptions{}
 	cmd := &cobra.Command{
-		Use:     "generate --base URL --out DIR [flags] INPUT...",
-		Short:   "Build a sitemap set from URL lists, CSV and JSONL, and publish it atomically",
+		Use:     "generate [--config FILE] [--base URL --out DIR] [flags] [INPUT...]",
+		Short:   "Build a sitemap set from a site's files, folder, database, logs or sitemaps, and publish it atomically",
 		Long:    generateLong,
 		Example: generateExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runGenerate(cmd.Context(), a, o, args)
+			return runGenerate(cmd.Context(), a, cmd.Flags(), o, args)
 		},
 	}
 	f := cmd.Flags()
 	f.SortFlags = false
-	f.StringVar(&o.Base, "base", "", "the site's URL, e.g. https://www.example.com/ (required); every URL must be on it")
-	f.StringVar(&o.Dir, "out", "", "the folder to publish into (required); created if missing")
-	f.StringVar(&o.PublicURL, "public-url", "", "the URL --out is served at, when not --base (e.g. https://www.example.com/sitemaps/)")
-	f.BoolVar(&o.Gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
-	f.Var(&enumFlag[source.Format]{p: &o.inputFormat, names: map[string]source.Format{
-		"txt": source.FormatText, "csv": source.FormatCSV, "jsonl": source.FormatJSONL}}, "input-format", "read every input as txt, csv or jsonl, whatever its name")
-	f.Var(&enumFlag[sitemap.Format]{p: &o.Format, names: map[string]sitemap.Format{
-		"xml": sitemap.FormatURLSet, "txt": sitemap.FormatText}, def: "xml"}, "format", "write xml or txt sitemaps")
-	f.Var(&enumFlag[build.IndexMode]{p: &o.Index, names: map[string]build.IndexMode{
-		"auto": build.IndexAuto, "always": build.IndexAlways, "never": build.IndexNever}, def: "auto"},
+	f.StringVar(&o.configPath, "config", "", "read the run's setup from this file (default ./sitemapkit.toml when no input is given)")
+	f.StringVar(&o.base, "base", "", "the site's URL, e.g. https://www.example.com/ (required); every URL must be on it")
+	f.StringVar(&o.out, "out", "", "the folder to publish into (required); created if missing")
+	f.StringVar(&o.publicURL, "public-url", "", "the URL --out is served at, when not --base (e.g. https://www.example.com/sitemaps/)")
+	f.BoolVar(&o.gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
+	f.Var(&enumFlag{p: &o.inputFormat, names: []string{"auto", "txt", "csv", "jsonl"}, def: "auto"}, "input-format", "read every input file as txt, csv or jsonl, whatever its name")
+	f.Var(&enumFlag{p: &o.format, names: []string{"xml", "txt"}, def: "xml"}, "format", "write xml or txt sitemaps")
+	f.Var(&enumFlag{p: &o.index, names: []string{"auto", "always", "never"}, def: "auto"},
 		"index", "auto: an index only when one file is not enough; always; never (fail instead)")
-	f.IntVar(&o.MaxURLs, "max-urls", 0, "at most this many URLs per file (default 50000)")
-	f.Int64Var(&o.MaxBytes, "max-bytes", 0, "at most this many bytes per file, uncompressed (default 52428800)")
-	f.BoolVar(&o.NoDedupe, "no-dedupe", false, "keep duplicate URLs (saves 11-16 bytes of memory per URL)")
+	f.IntVar(&o.maxURLs, "max-urls", 0, "at most this many URLs per file (default 50000)")
+	f.Int64Var(&o.maxBytes, "max-bytes", 0, "at most this many bytes per file, uncompressed (default 52428800)")
+	f.BoolVar(&o.noDedupe, "no-dedupe", false, "keep duplicate URLs (saves 11-16 bytes of memory per URL)")
 	f.BoolVar(&o.strict, "strict", false, "fail, publishing nothing, if any line is refused")
-	f.StringVar(&o.Name, "name", "", `the files' name stem (default "sitemap": sitemap.xml, sitemap-1-….xml, …)`)
+	f.StringVar(&o.name, "name", "", `the files' name stem (default "sitemap": sitemap.xml, sitemap-1-….xml, …)`)
+
+	f.StringArrayVar(&o.dirs, "dir", nil, "a static site's build folder to list the pages of (repeatable)")
+	f.BoolVar(&o.stripHTML, "strip-html", false, "--dir: list about.html as /about (when the server serves it so)")
+	f.StringArrayVar(&o.includeFiles, "include-files", nil, `--dir: also list files matching this glob, e.g. "**/*.pdf" (repeatable)`)
+	f.StringArrayVar(&o.excludeFiles, "exclude-files", nil, `--dir: leave out files matching this glob, e.g. "drafts/**" (repeatable)`)
+	f.Var(&enumFlag{p: &o.lastmod, names: []string{"auto", "git", "mtime", "none"}, def: "auto"}, "lastmod",
+		"--dir: lastmod from the file's last git commit, its mtime, or none (auto: git in a repository, else none)")
+	f.BoolVar(&o.images, "images", false, "--dir: list each page's <img> sources as image entries")
+
+	f.Var(&enumFlag{p: &o.sqlDriver, names: []string{"sqlite", "postgres"}}, "sql-driver", "the database: sqlite or postgres")
+	f.StringVar(&o.sqlDSN, "sql-dsn", "", "the database to open: a SQLite file, or a PostgreSQL URL or key=value string")
+	f.StringVar(&o.sqlQuery, "sql-query", "", "a SELECT whose columns are the URL's fields (loc, lastmod, changefreq, priority, …)")
+	f.StringVar(&o.sqlLoc, "sql-loc", "", `build loc from the query's columns: "https://www.example.com/p/{slug}"`)
+
+	f.StringArrayVar(&o.logs, "log", nil, "an access log (Common or Combined Log Format, gzipped or not) to list the pages of (repeatable)")
+	f.StringArrayVar(&o.keepParams, "keep-param", nil, "--log: keep this query parameter (others are dropped; repeatable)")
+	f.StringArrayVar(&o.sitemaps, "sitemap", nil, "an existing sitemap, index, feed, folder, robots.txt or URL to take the URLs of (repeatable)")
+
+	f.StringArrayVar(&o.include, "include", nil, `keep only URLs whose path matches: a glob ("/blog/**") or "re:REGEXP" (repeatable)`)
+	f.StringArrayVar(&o.exclude, "exclude", nil, "leave out URLs whose path matches (repeatable; wins over --include)")
+	f.StringArrayVar(&o.stripParams, "strip-param", nil, `remove this query parameter from every URL (repeatable; default: session IDs; "none": nothing)`)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
 }
 
-// enumFlag is a flag whose value is one of a few names.
-type enumFlag[T comparable] struct {
-	p     *T
-	names map[string]T
+// enumFlag is a string flag whose value is one of a few names.
+type enumFlag struct {
+	p     *string
+	names []string
 	def   string
-	set   string
 }
 
-func (e *enumFlag[T]) String() string {
-	if e.set == "" {
+func (e *enumFlag) String() string {
+	if *e.p == "" {
 		return e.def
 	}
-	return e.set
+	return *e.p
 }
 
-func (e *enumFlag[T]) Set(s string) error {
-	v, ok := e.names[strings.ToLower(s)]
-	if !ok {
-		var names []string
-		for n := range e.names {
-			names = append(names, n)
-		}
-		return fmt.Errorf("%q is not one of %s", s, strings.Join(sortStrings(names), ", "))
+func (e *enumFlag) Set(s string) error {
+	s = strings.ToLower(s)
+	if !slices.Contains(e.names, s) {
+		return fmt.Errorf("%q is not one of %s", s, strings.Join(e.names, ", "))
 	}
-	*e.p, e.set = v, strings.ToLower(s)
+	*e.p = s
 	return nil
 }
 
-func (e *enumFlag[T]) Type() string {
-	var names []string
-	for n := range e.names {
-		names = append(names, n)
-	}
-	return strings.Join(sortStrings(names), "|")
-}
+func (e *enumFlag) Type() string { return strings.Join(e.names, "|") }
 
-var _ pflag.Value = (*enumFlag[int])(nil)
+var _ pflag.Value = (*enumFlag)(nil)
 
 const generateHint = "sitemapkit generate --base https://www.example.com/ --out public/ urls.txt"
 
-// input is one INPUT argument, resolved before anything is read.
-type input struct {
-	path   string
-	format source.Format
+// hasSources reports whether a flag names a source.
+func (o *generateOptions) hasSources() bool {
+	return len(o.dirs)+len(o.logs)+len(o.sitemaps) > 0 || o.sqlQuery != ""
 }
 
-func runGenerate(ctx context.Context, a *app, o *generateOptions, args []string) error {
-	switch {
-	case o.Base == "":
-		return &usageError{msg: "generate: --base is required (the site's URL)", hint: generateHint}
-	case o.Dir == "":
-		return &usageError{msg: "generate: --out is required (the folder to publish into)", hint: generateHint}
-	case len(args) == 0:
-		return &usageError{msg: `generate: no input (give files, or "-" for the standard input)`, hint: generateHint}
+// runConfig is the run's setup: the config file, if any, with the flags
+// given over it, or the flags alone.
+func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (*config.Config, error) {
+	path := o.configPath
+	if path == "" && len(args) == 0 && !o.hasSources() {
+		if _, err := os.Stat(config.FileName); err != nil {
+			return nil, &usageError{
+				msg:  "generate: no input (give files, \"-\" for the standard input, a source flag such as --dir, or a " + config.FileName + ")",
+				hint: generateHint + "\n  or: sitemapkit init   (writes a " + config.FileName + " to edit)"}
+		}
+		path = config.FileName
 	}
-	inputs, err := resolveInputs(args, o.inputFormat)
+	cfg := &config.Config{}
+	if path != "" {
+		var err error
+		if cfg, err = config.Load(path); err != nil {
+			return nil, &exitError{code: exitUsage, err: err}
+		}
+	} else {
+		switch {
+		case o.base == "":
+			return nil, &usageError{msg: "generate: --base is required (the site's URL)", hint: generateHint}
+		case o.out == "":
+			return nil, &usageError{msg: "generate: --out is required (the folder to publish into)", hint: generateHint}
+		}
+	}
+	// Without a file every flag applies, its default included; with one,
+	// only the flags given override it.
+	set := func(name string, apply func()) {
+		if path == "" || flags.Changed(name) {
+			apply()
+		}
+	}
+	set("base", func() { cfg.Base = o.base })
+	set("out", func() { cfg.Out = o.out })
+	set("public-url", func() { cfg.PublicURL = o.publicURL })
+	set("name", func() { cfg.Name = o.name })
+	set("gzip", func() { cfg.Gzip = o.gzip })
+	set("format", func() { cfg.Format = o.format })
+	set("index", func() { cfg.Index = o.index })
+	set("max-urls", func() { cfg.MaxURLs = o.maxURLs })
+	set("max-bytes", func() { cfg.MaxBytes = o.maxBytes })
+	set("no-dedupe", func() { cfg.KeepDuplicates = o.noDedupe })
+	set("strict", func() { cfg.Strict = o.strict })
+	cfg.Filter.Include = append(cfg.Filter.Include, o.include...)
+	cfg.Filter.Exclude = append(cfg.Filter.Exclude, o.exclude...)
+	if len(o.stripParams) > 0 {
+		cfg.Filter.StripParams = []string{}
+		if !slices.Equal(o.stripParams, []string{"none"}) {
+			cfg.Filter.StripParams = o.stripParams
+		}
+	}
+
+	// byFlag names the flag behind each source the flags add, for errors.
+	byFlag := map[int]string{}
+	add := func(flag string, s config.Source) {
+		byFlag[len(cfg.Sources)] = flag
+		cfg.Sources = append(cfg.Sources, s)
+	}
+	if len(args) > 0 {
+		if i := slices.Index(args, "-"); i >= 0 && slices.Contains(args[i+1:], "-") {
+			return nil, &usageError{msg: `generate: "-" (the standard input) is given twice`, hint: generateHint}
+		}
+		if o.inputFormat == "" || o.inputFormat == "auto" {
+			for _, p := range args {
+				if _, err := source.FormatOf(p); err != nil && p != "-" {
+					return nil, &usageError{msg: "generate: " + err.Error(), hint: "sitemapkit generate --input-format txt|csv|jsonl … " + p}
+				}
+			}
+		}
+		add("INPUT", config.Source{Type: config.TypeFiles, Paths: args, Format: o.inputFormat})
+	}
+	for _, d := range o.dirs {
+		add("--dir "+d, config.Source{Type: config.TypeDir, Path: d, StripHTML: o.stripHTML,
+			IncludeFiles: o.includeFiles, ExcludeFiles: o.excludeFiles, Lastmod: o.lastmod, Images: o.images})
+	}
+	switch {
+	case o.sqlQuery != "" && (o.sqlDriver == "" || o.sqlDSN == ""):
+		return nil, &usageError{msg: "generate: --sql-query needs --sql-driver and --sql-dsn",
+			hint: `sitemapkit generate … --sql-driver sqlite --sql-dsn shop.db --sql-query "SELECT loc, updated_at AS lastmod FROM pages"`}
+	case o.sqlQuery != "":
+		add("--sql-query", config.Source{Type: config.TypeSQL, Driver: o.sqlDriver, DSN: o.sqlDSN,
+			Query: o.sqlQuery, Loc: o.sqlLoc})
+	case o.sqlDriver != "" || o.sqlDSN != "" || o.sqlLoc != "":
+		return nil, &usageError{msg: "generate: --sql-driver, --sql-dsn and --sql-loc need --sql-query",
+			hint: `sitemapkit generate … --sql-driver sqlite --sql-dsn shop.db --sql-query "SELECT loc, updated_at AS lastmod FROM pages"`}
+	}
+	if len(o.logs) > 0 {
+		add("--log", config.Source{Type: config.TypeLog, Paths: o.logs, KeepParams: o.keepParams})
+	}
+	if len(o.sitemaps) > 0 {
+		add("--sitemap", config.Source{Type: config.TypeSitemap, Paths: o.sitemaps})
+	}
+	if path != "" && len(cfg.Sources) == 0 && len(cfg.Groups) == 0 {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s: no [[source]] or [[group]]: nothing to build from", path)}
+	}
+	if err := cfg.Validate(); err != nil {
+		if path == "" {
+			return nil, &usageError{msg: "generate: " + flagWords(err, byFlag), hint: "sitemapkit generate --help"}
+		}
+		return nil, &exitError{code: exitUsage, err: err}
+	}
+	return cfg, nil
+}
+
+// keyFlags are the flags that set config keys, for errors about a Config
+// built from flags.
+var keyFlags = map[string]string{
+	"base": "--base", "out": "--out", "public_url": "--public-url", "name": "--name",
+	"max_urls": "--max-urls", "max_bytes": "--max-bytes", "include": "--include", "exclude": "--exclude",
+	"strip_params": "--strip-param", "include_files": "--include-files", "exclude_files": "--exclude-files",
+	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
+	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "",
+}
+
+// flagWords words the errors of a Config built from flags as the flags
+// are spelled: "max_urls 60000 is out of range" becomes "--max-urls 60000
+// is out of range", and "source #2: " the flag that made source 2.
+func flagWords(err error, byFlag map[int]string) string {
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	var msgs []string
+	for _, err := range errs {
+		var ce *config.Error
+		if !errors.As(err, &ce) {
+			msgs = append(msgs, err.Error())
+			continue
+		}
+		msg := ce.Msg
+		if rest, ok := strings.CutPrefix(msg, "source #"); ok {
+			n, after, _ := strings.Cut(rest, ": ")
+			if k, err := strconv.Atoi(n); err == nil && byFlag[k-1] != "" {
+				msg = byFlag[k-1] + ": " + after
+			}
+		}
+		flag, after, _ := strings.Cut(msg, ": ")
+		word, tail, _ := strings.Cut(after, " ")
+		if f, ok := keyFlags[strings.TrimSuffix(word, ":")]; ok {
+			msg = flag + ": " + strings.TrimSpace(f+" "+tail)
+		} else if word, tail, _ := strings.Cut(msg, " "); keyFlags[word] != "" {
+			msg = keyFlags[word] + " " + tail
+		}
+		msgs = append(msgs, msg)
+	}
+	return strings.Join(msgs, "\n  ")
+}
+
+func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateOptions, args []string) error {
+	cfg, err := o.runConfig(flags, args)
 	if err != nil {
 		return err
 	}
+	cfg.Stdin = a.stdin
+	type set struct {
+		name    string
+		sources []config.Source
+	}
+	sets := []set{{"", cfg.Sources}}
+	for _, g := range cfg.Groups {
+		sets = append(sets, set{g.Name, g.Sources})
+	}
+	// Every input is resolved before anything is built: a missing file or
+	// a bad option is a usage error, not a half-read run.
+	var inputs [][]config.Input
+	for _, st := range sets {
+		var ins []config.Input
+		for i := range st.sources {
+			more, err := st.sources[i].Inputs(cfg)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			ins = append(ins, more...)
+		}
+		inputs = append(inputs, ins)
+	}
+	for _, ins := range inputs {
+		for i := range ins {
+			if err := ins[i].Check(); err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+		}
+	}
 
-	b, err := build.New(o.Options)
+	bopts := cfg.BuildOptions()
+	b, err := build.New(bopts)
 	if err != nil {
 		if msg := err.Error(); strings.Contains(msg, "Options.") {
 			return &usageError{msg: "generate: " + flagNames.Replace(strings.TrimPrefix(msg, "build: ")), hint: "sitemapkit generate --help"}
@@ -167,16 +411,22 @@ func runGenerate(ctx context.Context, a *app, o *generateOptions, args []string)
 	defer b.Abort()
 
 	rep := newRefusals()
+	var notes []string
 	prog := startProgress(a, o.quiet)
 	defer prog.stop()
-	for _, in := range inputs {
-		if err := addInput(ctx, a, b, in, rep, prog); err != nil {
-			return err
+	for k, st := range sets {
+		if err := b.Group(ctx, st.name); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		for i := range inputs[k] {
+			if err := addInput(ctx, b, &inputs[k][i], rep, prog, &notes); err != nil {
+				return err
+			}
 		}
 	}
 	prog.stop()
 
-	if o.strict && rep.total > 0 {
+	if cfg.Strict && rep.total > 0 {
 		b.Abort()
 		rep.print(a.stderr)
 		return &exitError{code: exitInputErrors,
@@ -193,10 +443,10 @@ func runGenerate(ctx context.Context, a *app, o *generateOptions, args []string)
 		case errors.Is(err, build.ErrNeedsIndex):
 			return &exitError{code: exitInputErrors, err: fmt.Errorf("%w (--index never); nothing was published", err)}
 		}
-		return &exitError{code: exitUsage, err: fmt.Errorf("publishing into %s: %w; the published set is left as it was", o.Dir, err)}
+		return &exitError{code: exitUsage, err: fmt.Errorf("publishing into %s: %w; the published set is left as it was", bopts.Dir, err)}
 	}
 	if !o.quiet {
-		printSummary(a, o, res, rep)
+		printSummary(a, bopts, res, rep, notes)
 	} else if rep.total > 0 {
 		rep.print(a.stderr)
 	}
@@ -216,66 +466,31 @@ var flagNames = strings.NewReplacer(
 	"Options.Name", "--name", "Options.MaxURLs", "--max-urls", "Options.MaxBytes", "--max-bytes",
 	"Options.Format", "--format", "Options.Index", "--index")
 
-// resolveInputs checks every argument before anything is read: its format
-// is known and the file exists.
-func resolveInputs(args []string, forced source.Format) ([]input, error) {
-	var inputs []input
-	stdin := false
-	for _, p := range args {
-		in := input{path: p, format: forced}
-		if p == "-" {
-			if stdin {
-				return nil, &usageError{msg: `generate: "-" (the standard input) is given twice`, hint: generateHint}
-			}
-			stdin = true
-		} else {
-			if forced == source.FormatAuto {
-				f, err := source.FormatOf(p)
-				if err != nil {
-					return nil, &usageError{msg: "generate: " + err.Error(),
-						hint: "sitemapkit generate --input-format txt|csv|jsonl … " + p}
-				}
-				in.format = f
-			}
-			if st, err := os.Stat(p); err != nil {
-				return nil, &exitError{code: exitUsage, err: err}
-			} else if st.IsDir() {
-				return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s is a folder, not an input file", p)}
-			}
+// addInput adds every URL of one input, recording what is refused and
+// what the input says of itself (a log's skipped lines, a filter's drops).
+// An input that cannot be read to its end stops the run: publishing the
+// rest would drop its URLs from the live set.
+func addInput(ctx context.Context, b *build.Builder, in *config.Input, rep *refusals, prog *progress, notes *[]string) error {
+	src, closeInput, err := in.Open(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return err
 		}
-		inputs = append(inputs, in)
+		return &exitError{code: exitUsage, err: err}
 	}
-	return inputs, nil
-}
-
-// addInput adds every URL of one input, recording what is refused. An
-// input that cannot be read to its end stops the run: publishing the rest
-// would drop its URLs from the live set.
-func addInput(ctx context.Context, a *app, b *build.Builder, in input, rep *refusals, prog *progress) error {
-	var src source.Source
-	if in.path == "-" {
-		src = source.New(a.stdin, "stdin", in.format)
-	} else {
-		f, err := source.Open(in.path, in.format)
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		defer f.Close()
-		src = f
-	}
+	defer closeInput()
 	// Parse the input on one core while the set is built on the other.
 	ahead := source.ReadAhead(src)
 	defer ahead.Close()
-	src = ahead
-	err := b.AddAll(ctx, prog.count(src.All()), func(err error) error {
-		if src.Err() != nil {
+	err = b.AddAll(ctx, prog.count(ahead.All()), func(err error) error {
+		if ahead.Err() != nil {
 			return err
 		}
 		var v *sitemap.Violation
 		var pe *source.ParseError
 		switch {
 		case errors.As(err, &v):
-			rep.add(v.Rule, source.Place(src)+": "+v.Error())
+			rep.add(v.Rule, ahead.Place()+": "+v.Error())
 		case errors.As(err, &pe):
 			rep.add("input-error", pe.Error())
 		default:
@@ -285,10 +500,12 @@ func addInput(ctx context.Context, a *app, b *build.Builder, in input, rep *refu
 	})
 	switch {
 	case err == nil:
+		// The stream is over: what its sources counted is final.
+		*notes = append(*notes, inputNotes(src)...)
 		return nil
 	case errors.Is(err, context.Canceled):
 		return err
-	case src.Err() != nil:
+	case ahead.Err() != nil:
 		return &exitError{code: exitInputErrors, err: fmt.Errorf("%w; nothing was published", err)}
 	case errors.Is(err, build.ErrNeedsIndex):
 		return &exitError{code: exitInputErrors, err: fmt.Errorf("%w (--index never); nothing was published", err)}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/sitemapkit/sitemapkit/build"
 	"github.com/sitemapkit/sitemapkit/sitemap"
+	"github.com/sitemapkit/sitemapkit/source"
 )
 
 // refusalExamples is how many refused lines are quoted per rule.
@@ -64,7 +67,7 @@ func (r *refusals) print(w io.Writer) {
 // summaryFiles is how many files the summary lists before it abbreviates.
 const summaryFiles = 12
 
-func printSummary(a *app, o *generateOptions, res *build.Result, rep *refusals) {
+func printSummary(a *app, o build.Options, res *build.Result, rep *refusals, notes []string) {
 	w := a.stdout
 	fmt.Fprintf(w, "Published %s in %s into %s (%s).\n", countOf(res.URLs, "URL"), countOf(len(res.Files), "file"), o.Dir,
 		res.Elapsed.Round(time.Millisecond))
@@ -116,6 +119,63 @@ func printSummary(a *app, o *generateOptions, res *build.Result, rep *refusals) 
 	if res.Duplicates > 0 || !o.NoDedupe {
 		fmt.Fprintf(w, "Duplicates dropped: %s\n", group(res.Duplicates))
 	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+}
+
+// logSamples is how many unparsable lines of a log the summary quotes.
+const logSamples = 3
+
+// inputNotes says what an input's sources counted once it has been read:
+// the URLs its filters left out, and what an access log skipped.
+func inputNotes(src source.Source) []string {
+	var notes []string
+	for src != nil {
+		switch s := src.(type) {
+		case *source.Filter:
+			if n := s.Dropped(); n > 0 {
+				notes = append(notes, fmt.Sprintf("%s: %s left out by --include/--exclude", s.Name(), countOf(n, "URL")))
+			}
+		case *source.Log:
+			notes = append(notes, logNote(s.Name(), s.Stats())...)
+		}
+		u, ok := src.(interface{ Unwrap() source.Source })
+		if !ok {
+			break
+		}
+		src = u.Unwrap()
+	}
+	return notes
+}
+
+// logNote sums up what an access log gave: pages, repeats, skipped lines
+// by reason, and the lines that are not log lines, with a few quoted.
+func logNote(name string, st source.LogStats) []string {
+	var skipped []string
+	total := 0
+	for _, reason := range slices.Sorted(maps.Keys(st.Skipped)) {
+		total += st.Skipped[reason]
+		skipped = append(skipped, reason+" "+group(st.Skipped[reason]))
+	}
+	line := fmt.Sprintf("%s: %s read: %s (%s more hits of them)", name, countOf(st.Lines, "line"), countOf(st.URLs, "page"), group(st.Repeats))
+	if total > 0 {
+		line += fmt.Sprintf("; %s skipped (%s)", group(total), strings.Join(skipped, ", "))
+	}
+	notes := []string{line}
+	if st.Malformed > 0 {
+		notes = append(notes, fmt.Sprintf("  %s not in Common or Combined Log Format, ignored:", countOf(st.Malformed, "line")))
+		for i, e := range st.Samples {
+			if i == logSamples {
+				break
+			}
+			notes = append(notes, "    "+e.Error())
+		}
+		if more := st.Malformed - min(len(st.Samples), logSamples); more > 0 {
+			notes = append(notes, fmt.Sprintf("    … and %s more", group(more)))
+		}
+	}
+	return notes
 }
 
 func gzipCell(n int64) string {
@@ -153,11 +213,6 @@ func group64(n int64) string {
 		return "-" + string(out)
 	}
 	return string(out)
-}
-
-func sortStrings(s []string) []string {
-	slices.Sort(s)
-	return s
 }
 
 // progress rewrites one line on a terminal's stderr every second with the

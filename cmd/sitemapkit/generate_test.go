@@ -432,7 +432,7 @@ func TestGenerateUsage(t *testing.T) {
 		{[]string{"generate", "--out", dir, in}, "--base is required"},
 		{[]string{"generate", "--base", genBase, in}, "--out is required"},
 		{[]string{"generate", "--base", genBase, "--out", dir}, "no input"},
-		{[]string{"generate", "--base", genBase, "--out", dir, "--format", "html", in}, `"html" is not one of txt, xml`},
+		{[]string{"generate", "--base", genBase, "--out", dir, "--format", "html", in}, `"html" is not one of xml, txt`},
 		{[]string{"generate", "--base", genBase, "--out", dir, "--index", "sometimes", in}, "invalid argument"},
 		{[]string{"generate", "--base", genBase, "--out", dir, "--nope", in}, "unknown flag: --nope"},
 		{[]string{"generate", "--base", genBase, "--out", dir, "--max-urls", "60000", in}, "--max-urls"},
