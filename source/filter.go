@@ -192,6 +192,10 @@ func (f *Filter) keeps(l string) bool {
 	return !anyMatches(f.exclude, p)
 }
 
+// Unwrap returns the Source f reads, so that a caller can reach what
+// that Source counts (an access log's Stats) once the stream is over.
+func (f *Filter) Unwrap() Source { return f.src }
+
 // Dropped returns how many URLs Include and Exclude have left out so far.
 func (f *Filter) Dropped() int { return f.dropped }
 
