@@ -1,9 +1,19 @@
 // Package source reads the inputs of a sitemap set: streams of
-// [sitemap.URL] from URL lists, CSV and JSONL files.
+// [sitemap.URL] from what a site has: URL lists, CSV and JSONL files
+// ([Open], [New]), a static site's build folder ([OpenStatic]), a database
+// query ([OpenSQL]), access logs ([OpenLog], [NewLog]) and existing
+// sitemaps ([OpenSitemaps]); a [Filter] ([NewFilter]) chooses and cleans the
+// URLs of any of them.
 //
-// Every reader takes an io.Reader, reads it in one pass with constant
-// memory, and returns one URL at a time from Read, or all of them from All
-// as an iter.Seq2 that package build consumes. Gzipped input is recognised
+// Every source reads its input in one pass with constant memory (a log
+// keeps 64-bit hashes of the pages it has given, to give each once), and
+// returns one URL at a time from Read, or all of them from All as an
+// iter.Seq2 that package build consumes. A source only gives what its input
+// says: no lastmod, changefreq or priority is ever made up (a visit in a
+// log is not a change; a build folder's mtime is the build's time, so the
+// folder's lastmod comes from git unless asked otherwise). The sections
+// below describe the file formats; each other source's doc comment
+// describes it. Gzipped input is recognised
 // by its magic bytes and read transparently, whatever its name; a UTF-8
 // byte order mark at the start is skipped; lines may end in "\n" or "\r\n".
 //
@@ -42,7 +52,9 @@
 // # Errors
 //
 // A record that cannot be read is a *[ParseError] with its file, line and
-// column; the reader goes on with the next record. An error that ends the
+// column (a page of a folder, a row of a query); the reader goes on with
+// the next record. [Place] names where any source's last record came from,
+// for messages about a URL that was read but refused later. An error that ends the
 // stream (I/O, damaged gzip, a bad CSV header, a line longer than
 // [MaxLineBytes]) is also returned by Err once the stream is over.
 package source
