@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -135,7 +136,7 @@ type smItem struct {
 type smMsg struct {
 	kind smKind
 	doc  string
-	data []byte // smData: a chunk from chunkPool, frame byte included
+	data []byte // smData: a chunk from smChunkPool, frame byte included
 	err  error
 }
 
@@ -158,17 +159,17 @@ const (
 	frameFail  = 'E' // then the document's name; the error is in docErrs
 )
 
-// chunkLen is how many bytes of a document travel together.
-const chunkLen = 64 << 10
+// smChunkLen is how many bytes of a document travel together.
+const smChunkLen = 64 << 10
 
-var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, chunkLen+1); return &b }}
+var smChunkPool = sync.Pool{New: func() any { b := make([]byte, 0, smChunkLen+1); return &b }}
 
-func getChunk() []byte { return (*chunkPool.Get().(*[]byte))[:0] }
+func smChunk() []byte { return (*smChunkPool.Get().(*[]byte))[:0] }
 
-func putChunk(b []byte) {
-	if cap(b) == chunkLen+1 {
+func smRecycle(b []byte) {
+	if cap(b) == smChunkLen+1 {
 		b = b[:0]
-		chunkPool.Put(&b)
+		smChunkPool.Put(&b)
 	}
 }
 
@@ -224,7 +225,7 @@ func (s *Sitemaps) send(m smMsg) {
 	select {
 	case s.msgs <- m:
 	case <-s.stopCtx.Done():
-		putChunk(m.data)
+		smRecycle(m.data)
 	}
 }
 
@@ -278,7 +279,7 @@ func (s *Sitemaps) takeDiags(file string, err error) error {
 			first = &s.diags[i]
 		}
 		if d.Line > 0 {
-			d.Message = "line " + itoa(d.Line) + ": " + d.Message
+			d.Message = "line " + strconv.Itoa(d.Line) + ": " + d.Message
 		}
 		msgs = append(msgs, d.Message)
 	}
@@ -289,18 +290,6 @@ func (s *Sitemaps) takeDiags(file string, err error) error {
 	clear(s.diags[len(kept):])
 	s.diags = kept
 	return e
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		if n /= 10; n == 0 {
-			return string(b[i:])
-		}
-	}
 }
 
 // done runs on the walk's goroutine after each document's output.
@@ -319,7 +308,7 @@ type smOutput struct{ s *Sitemaps }
 func (o smOutput) Write(p []byte) (int, error) {
 	s := o.s
 	if len(p) == 0 || s.stopped() {
-		putChunk(p)
+		smRecycle(p)
 		return len(p), nil
 	}
 	switch p[0] {
@@ -336,7 +325,7 @@ func (o smOutput) Write(p []byte) (int, error) {
 		s.mu.Unlock()
 		s.send(smMsg{kind: smFail, doc: name, err: err})
 	}
-	putChunk(p)
+	smRecycle(p)
 	return len(p), nil
 }
 
@@ -345,7 +334,7 @@ func (s *Sitemaps) fail(d *lint.Document, rule string, err error) {
 	s.mu.Lock()
 	s.docErrs[d.Name] = &SitemapError{Sitemap: d.Name, Rule: rule, Err: err}
 	s.mu.Unlock()
-	p := append(getChunk(), frameFail)
+	p := append(smChunk(), frameFail)
 	d.Emit(append(p, d.Name...))
 }
 
@@ -373,8 +362,8 @@ func (s *Sitemaps) visit(ctx context.Context, d *lint.Document) ([]string, error
 		case err != io.EOF:
 			s.fail(d, ruleOf(err), err)
 		case len(children) > 0 && d.Depth+1 > s.maxDepth:
-			s.fail(d, lint.NestedIndex.Name, errors.New("an index "+itoa(d.Depth)+" levels below a start: its "+
-				itoa(len(children))+" children are not read (MaxDepth "+itoa(s.maxDepth)+")"))
+			s.fail(d, lint.NestedIndex.Name, errors.New("an index "+strconv.Itoa(d.Depth)+" levels below a start: its "+
+				strconv.Itoa(len(children))+" children are not read (MaxDepth "+strconv.Itoa(s.maxDepth)+")"))
 		}
 		return children, nil
 	}
@@ -383,18 +372,18 @@ func (s *Sitemaps) visit(ctx context.Context, d *lint.Document) ([]string, error
 		s.fail(d, ruleOf(err), err)
 		return nil, nil
 	}
-	d.Emit(append(append(getChunk(), frameStart), d.Name...))
+	d.Emit(append(append(smChunk(), frameStart), d.Name...))
 	for _, c := range head.chunks {
 		d.Emit(c)
 	}
 	head.chunks = nil
 	for !s.stopped() {
-		c := append(getChunk(), frameData)
-		n, err := io.ReadFull(d.Body, c[1:chunkLen+1])
+		c := append(smChunk(), frameData)
+		n, err := io.ReadFull(d.Body, c[1:smChunkLen+1])
 		if n > 0 {
 			d.Emit(c[:1+n])
 		} else {
-			putChunk(c)
+			smRecycle(c)
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
@@ -427,11 +416,11 @@ type headReader struct {
 func (h *headReader) Read(p []byte) (int, error) {
 	n, err := h.r.Read(p)
 	for b := p[:n]; len(b) > 0; {
-		if len(h.chunks) == 0 || len(h.chunks[len(h.chunks)-1]) == chunkLen+1 {
-			h.chunks = append(h.chunks, append(getChunk(), frameData))
+		if len(h.chunks) == 0 || len(h.chunks[len(h.chunks)-1]) == smChunkLen+1 {
+			h.chunks = append(h.chunks, append(smChunk(), frameData))
 		}
 		c := h.chunks[len(h.chunks)-1]
-		k := min(len(b), chunkLen+1-len(c))
+		k := min(len(b), smChunkLen+1-len(c))
 		h.chunks[len(h.chunks)-1] = append(c, b[:k]...)
 		b = b[k:]
 	}
@@ -440,7 +429,7 @@ func (h *headReader) Read(p []byte) (int, error) {
 
 func (h *headReader) release() {
 	for _, c := range h.chunks {
-		putChunk(c)
+		smRecycle(c)
 	}
 	h.chunks = nil
 }
@@ -487,7 +476,7 @@ type frameReader struct {
 }
 
 func (f *frameReader) reset() {
-	putChunk(f.chunk)
+	smRecycle(f.chunk)
 	*f = frameReader{s: f.s}
 }
 
@@ -503,7 +492,7 @@ func (f *frameReader) Read(p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		putChunk(f.chunk)
+		smRecycle(f.chunk)
 		f.chunk, f.cur = nil, nil
 		switch m.kind {
 		case smData:
@@ -595,7 +584,7 @@ func (s *Sitemaps) nextDoc() {
 		s.r.Name = m.doc
 		s.r.OnNotice = s.notice
 	case smData:
-		putChunk(m.data)
+		smRecycle(m.data)
 	case smFail, smDone:
 		if m.err != nil {
 			s.doc = m.doc
@@ -643,7 +632,7 @@ func (s *Sitemaps) flushNotices(off int64) {
 		}
 		var err error = errors.New(n.Msg)
 		if n.Rule == sitemap.RuleMissingTag {
-			err = &wrapped{msg: n.Msg, err: ErrMissingLoc}
+			err = &noticeError{msg: n.Msg, err: ErrMissingLoc}
 		}
 		s.pending = append(s.pending, smItem{
 			err:  &ParseError{File: s.doc, Line: n.Pos.Line, Column: n.Pos.Col, Err: err},
@@ -654,14 +643,14 @@ func (s *Sitemaps) flushNotices(off int64) {
 	s.notices = s.notices[:0]
 }
 
-// wrapped is an error with its own message that unwraps to a sentinel.
-type wrapped struct {
+// noticeError is an error with its own message that unwraps to a sentinel.
+type noticeError struct {
 	msg string
 	err error
 }
 
-func (w *wrapped) Error() string { return w.msg }
-func (w *wrapped) Unwrap() error { return w.err }
+func (w *noticeError) Error() string { return w.msg }
+func (w *noticeError) Unwrap() error { return w.err }
 
 // finish ends the stream with err (io.EOF at a clean end) and stops the walk.
 func (s *Sitemaps) finish(err error) {
@@ -710,7 +699,7 @@ func (s *Sitemaps) Close() error {
 		for {
 			select {
 			case m := <-s.msgs:
-				putChunk(m.data)
+				smRecycle(m.data)
 				continue
 			default:
 			}

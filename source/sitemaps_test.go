@@ -185,7 +185,7 @@ func everything(n int) []sitemap.URL {
 // writeSet writes urls as gzipped urlsets of per entries each and an
 // index listing them at base, in dir; it returns the index's path and the
 // children's.
-func writeSet(t *testing.T, dir, base string, urls []sitemap.URL, per int) (string, []string) {
+func writeSet(t testing.TB, dir, base string, urls []sitemap.URL, per int) (string, []string) {
 	t.Helper()
 	var children []string
 	var entries []sitemap.IndexEntry
@@ -648,4 +648,98 @@ func TestSitemapsAhead(t *testing.T) {
 	if a.Name() != path {
 		t.Errorf("Name() = %q, want %q", a.Name(), path)
 	}
+}
+
+// FuzzSitemaps: any document read as a file gives the entries
+// sitemap.Reader gives, in order, then a clean end or one error that ends
+// the stream; never a panic.
+func FuzzSitemaps(f *testing.F) {
+	names, _ := filepath.Glob(filepath.Join("testdata", "sitemaps", "*"))
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(sitetest.Gzip(sitetest.URLSet("https://www.example.com/a", "https://www.example.com/b"))))
+	f.Add([]byte(sitetest.Index("https://www.example.com/s.xml")))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		p := filepath.Join(t.TempDir(), "s.xml")
+		if err := os.WriteFile(p, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := sitemap.NewReader(strings.NewReader(string(doc)))
+		var want []sitemap.URL
+		var wantErr error
+		for u, err := range r.All() {
+			if err != nil {
+				wantErr = err
+				break
+			}
+			want = append(want, u)
+		}
+		if r.Format() == sitemap.FormatIndex {
+			return // its children are other documents
+		}
+		s := source.OpenSitemaps(t.Context(), []string{p}, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}})
+		defer s.Close()
+		var got []sitemap.URL
+		var final error
+		for u, err := range s.All() {
+			var pe *source.ParseError
+			switch {
+			case err == nil:
+				got = append(got, u)
+			case errors.As(err, &pe):
+				if pe.File != p || pe.Line < 1 {
+					t.Fatalf("ParseError %v without its place", err)
+				}
+			default:
+				final = err
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("entries %v, sitemap.Reader's %v", got, want)
+		}
+		if (final != nil) != (wantErr != nil) || final != s.Err() {
+			t.Fatalf("end %v (Err %v), sitemap.Reader's %v", final, s.Err(), wantErr)
+		}
+		if final != nil && !strings.Contains(final.Error(), p) {
+			t.Fatalf("error %q does not name %s", final, p)
+		}
+	})
+}
+
+// BenchmarkSitemaps reads 100,000 URLs from an index over two gzipped
+// urlsets on disk.
+func BenchmarkSitemaps(b *testing.B) {
+	dir := b.TempDir()
+	urls := make([]sitemap.URL, 100000)
+	for i := range urls {
+		urls[i] = sitemap.URL{Loc: fmt.Sprintf("https://www.example.com/catalog/item-%d?color=red&size=M", i), LastMod: "2024-05-01"}
+	}
+	ix, children := writeSet(b, dir, "https://www.example.com/", urls, 50000)
+	var size int64
+	for _, c := range children {
+		f, _ := os.Open(c)
+		zr, _ := gzip.NewReader(f)
+		n, _ := io.Copy(io.Discard, zr)
+		f.Close()
+		size += n
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		s := source.OpenSitemaps(b.Context(), []string{ix}, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}})
+		for _, err := range s.All() {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		s.Close()
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "URLs/s")
 }
