@@ -79,7 +79,8 @@ type Filter struct {
 }
 
 // NewFilter returns a Filter of src with the options o, or an error naming
-// the first pattern that cannot be compiled.
+// the first pattern that cannot be compiled. It does not touch src, so that
+// NewFilter(nil, o) checks options (a config file's) without a Source.
 func NewFilter(src Source, o FilterOptions) (*Filter, error) {
 	f := &Filter{src: src}
 	var err error

@@ -1,0 +1,5 @@
+//go:build !race
+
+package source_test
+
+const raceEnabled = false
