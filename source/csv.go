@@ -112,8 +112,12 @@ func (c *CSV) fast(line string) (sitemap.URL, error) {
 	return u, nil
 }
 
-func (c *CSV) set(u *sitemap.URL, i int, f string) {
-	col := &c.cols[i]
+func (c *CSV) set(u *sitemap.URL, i int, f string) { c.cols[i].set(u, f) }
+
+// set puts the text of a column that holds one field (not JSON) into u.
+// An empty image or alternate cell adds nothing: rows differ in how many
+// they have.
+func (col *column) set(u *sitemap.URL, f string) {
 	switch col.kind {
 	case colLoc:
 		u.Loc = f

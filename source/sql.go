@@ -475,18 +475,6 @@ func (s *SQL) set(u *sitemap.URL, i int) error {
 		return err
 	}
 	switch c.kind {
-	case colLoc:
-		u.Loc = text
-	case colLastMod:
-		u.LastMod = text
-	case colChangeFreq:
-		u.ChangeFreq = text
-	case colPriority:
-		u.Priority = text
-	case colImage:
-		u.Images = append(u.Images, sitemap.Image{Loc: text})
-	case colAlternate:
-		u.Alternates = append(u.Alternates, sitemap.Alternate{Hreflang: c.hreflang, Href: text})
 	case colImages:
 		return s.images(u, text)
 	case colAlternates:
@@ -496,6 +484,7 @@ func (s *SQL) set(u *sitemap.URL, i int) error {
 	case colNews:
 		return s.decodeJSON(text, &u.News, "a news object")
 	}
+	c.column.set(u, text)
 	return nil
 }
 
