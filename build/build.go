@@ -244,7 +244,7 @@ func New(opts Options) (*Builder, error) {
 	if opts.Name == "" {
 		opts.Name = "sitemap"
 	}
-	if !validName(opts.Name) {
+	if !ValidName(opts.Name) {
 		return nil, fmt.Errorf("build: Options.Name %q: use letters, digits, _ and - only", opts.Name)
 	}
 	switch opts.Format {
@@ -330,7 +330,10 @@ func origin(u string) string {
 	return p.Scheme + "://" + p.Host
 }
 
-func validName(s string) bool {
+// ValidName reports whether s may name a set (Options.Name) or a group
+// (Builder.Group): letters, digits, "_" and "-" only, since it becomes part
+// of file names and URLs.
+func ValidName(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
@@ -622,7 +625,7 @@ func (b *Builder) Group(ctx context.Context, name string) error {
 		return nil
 	case b.opts.Index == IndexNever:
 		return fmt.Errorf("build: group %q: a set with groups needs an index, and Options.Index is IndexNever", name)
-	case name != "" && !validName(name):
+	case name != "" && !ValidName(name):
 		return fmt.Errorf("build: group %q: use letters, digits, _ and - only", name)
 	case name == b.opts.Name:
 		return fmt.Errorf("build: group %q: the set's own name (Options.Name) cannot name a group", name)

@@ -185,7 +185,7 @@ func (m *manifest) find(name string) (manifestFile, bool) {
 // these shapes.
 func ownName(name string, f manifestFile) bool {
 	if f.Group != "" {
-		return validName(f.Group) && f.Group != name && ownChild(f.Group, f.Name)
+		return ValidName(f.Group) && f.Group != name && ownChild(f.Group, f.Name)
 	}
 	file := f.Name
 	if file == name+".xml" || file == name+".txt" {

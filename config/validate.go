@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitemapkit/sitemapkit/build"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -93,7 +94,7 @@ func (v *validator) top(c *Config) {
 	if c.PublicURL != "" {
 		v.siteURL([]string{"public_url"}, c.PublicURL)
 	}
-	if c.Name != "" && !validName(c.Name) {
+	if c.Name != "" && !build.ValidName(c.Name) {
 		v.errorf([]string{"name"}, "name %q: use letters, digits, _ and - only", c.Name)
 	}
 	v.oneOf([]string{"format"}, c.Format, "xml", "txt")
@@ -117,7 +118,7 @@ func (v *validator) top(c *Config) {
 		switch {
 		case g.Name == "":
 			v.errorf(p, `a group needs a name, e.g. name = "products"`)
-		case !validName(g.Name):
+		case !build.ValidName(g.Name):
 			v.errorf(at(p, "name"), "group name %q: use letters, digits, _ and - only", g.Name)
 		case g.Name == c.Name || c.Name == "" && g.Name == "sitemap":
 			v.errorf(at(p, "name"), "group name %q is the set's own name (name); choose another", g.Name)
@@ -248,12 +249,3 @@ func (v *validator) source(path []string, s *Source) {
 	v.filter(path, &s.Filter)
 }
 
-func validName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return s != ""
-}
