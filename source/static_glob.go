@@ -32,43 +32,18 @@ func compileGlobs(field string, patterns []string) ([]glob, error) {
 	return out, nil
 }
 
-// matchAny reports whether rel (slash-separated) matches one of gs.
+// matchAny reports whether rel (slash-separated) matches one of gs. The
+// matching is the Filter's (see matchGlob); only how a glob is written
+// differs: relative to the folder, anchored at its top.
 func matchAny(gs []glob, rel string) bool {
 	if len(gs) == 0 {
 		return false
 	}
-	segs := strings.Split(rel, "/")
+	p := "/" + rel
 	for _, g := range gs {
-		if g.match(segs) {
+		if matchGlob(g, p) {
 			return true
 		}
 	}
 	return false
-}
-
-func (g glob) match(segs []string) bool {
-	for len(g) > 0 {
-		if g[0] == "**" {
-			for len(g) > 0 && g[0] == "**" {
-				g = g[1:]
-			}
-			if len(g) == 0 {
-				return true
-			}
-			for i := range segs {
-				if g.match(segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(g[0], segs[0]); !ok {
-			return false
-		}
-		g, segs = g[1:], segs[1:]
-	}
-	return len(segs) == 0
 }
