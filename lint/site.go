@@ -426,7 +426,18 @@ func sniff(b []byte) sitemap.Format {
 // walkList runs items with a window of Concurrency items ahead of the one
 // whose output is being written, and recurses into each item's children
 // in order.
-func (s *Site) walkList(ctx context.Context, items []*item, visit VisitFunc, docs *[]*Document) error {
+func (s *Site) walkList(ctx context.Context, items []*item, visit VisitFunc, docs *[]*Document) (err error) {
+	defer func() {
+		if err != nil {
+			// Nobody will drain these documents' output: a worker blocked
+			// on a full queue must not wait for it forever.
+			for _, it := range items {
+				if it.kind == kindDoc {
+					it.doc.out.close()
+				}
+			}
+		}
+	}()
 	window := cap(s.sem)
 	drained := make([]chan struct{}, len(items))
 	for i := range drained {
@@ -857,6 +868,11 @@ func (q *chunkQueue) push(p []byte) {
 		q.mu.Unlock()
 		q.sem <- struct{}{}
 		q.mu.Lock()
+	}
+	if q.closed {
+		// The walk was abandoned (its ctx is done): nobody reads this.
+		q.mu.Unlock()
+		return
 	}
 	q.chunks = append(q.chunks, p)
 	q.size += len(p)
