@@ -551,10 +551,12 @@ func TestSitemapsOrder(t *testing.T) {
 	}
 }
 
-// waitGoroutines waits for the number of goroutines to fall to n.
+// waitGoroutines waits for the number of goroutines to fall to n. The
+// bound is generous: it tells a leak from a slow machine, it measures
+// nothing.
 func waitGoroutines(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for runtime.NumGoroutine() > n {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)
@@ -594,11 +596,7 @@ func TestSitemapsClose(t *testing.T) {
 		if err != nil || u.Loc != site.URL+"/p/0" {
 			t.Fatalf("%s: first Read = %v, %v", start, u.Loc, err)
 		}
-		t0 := time.Now()
-		s.Close()
-		if d := time.Since(t0); d > 5*time.Second {
-			t.Errorf("%s: Close took %v", start, d)
-		}
+		s.Close() // a Close that waited for the stalled body would never return
 		if _, err := s.Read(); err != io.ErrClosedPipe {
 			t.Errorf("%s: Read after Close = %v, want io.ErrClosedPipe", start, err)
 		}
