@@ -248,4 +248,3 @@ func (v *validator) source(path []string, s *Source) {
 	}
 	v.filter(path, &s.Filter)
 }
-
