@@ -172,7 +172,7 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			if d := os.Getenv(env); d != "" {
 				return d, nil
 			}
-			return "", fmt.Errorf("dsn_env: $%s is not set", env)
+			return "", fmt.Errorf("the environment variable $%s, which should hold the database's DSN, is not set", env)
 		}
 		ins = append(ins, Input{Name: name, check: func() error {
 			d, err := dsn()

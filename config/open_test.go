@@ -213,7 +213,7 @@ name = "products"
 		t.Fatal(err)
 	}
 	_, closeIn, err := ins[0].Open(context.Background())
-	if want := p + ":11:3: dsn_env: $SITEMAPKIT_TEST_DSN is not set"; err == nil || err.Error() != want {
+	if want := p + ":11:3: the environment variable $SITEMAPKIT_TEST_DSN, which should hold the database's DSN, is not set"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
 	closeIn()
@@ -281,7 +281,7 @@ paths = ["-"]
 		`sitemapkit.toml:3:1: "-" (the standard input): nothing to read (Config.Stdin is nil)`,
 		"sitemapkit.toml:6:1: urls.txt is a file, not a folder",
 		"ok public",
-		"sitemapkit.toml:12:1: dsn_env: $SITEMAPKIT_TEST_DSN is not set",
+		"sitemapkit.toml:12:1: the environment variable $SITEMAPKIT_TEST_DSN, which should hold the database's DSN, is not set",
 		"sitemapkit.toml:17:1: stat gone.db: no such file or directory",
 		"sitemapkit.toml:22:1: stat old/sitemap.xml: no such file or directory",
 		`sitemapkit.toml:25:1: "-" (the standard input): nothing to read (Config.Stdin is nil)`,

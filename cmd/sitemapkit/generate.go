@@ -36,7 +36,7 @@ type generateOptions struct {
 	includeFiles, excludeFiles []string
 	lastmod                    string
 
-	sqlDriver, sqlDSN, sqlQuery, sqlLoc string
+	sqlDriver, sqlDSN, sqlDSNEnv, sqlQuery, sqlLoc string
 
 	logs, keepParams []string
 	sitemaps         []string
@@ -59,7 +59,7 @@ const generateExample = `  # The site's setup in ./sitemapkit.toml (see "sitemap
 
   # A database, and the pages the access logs show:
   sitemapkit generate --base https://www.example.com/ --out public/ \
-      --sql-driver postgres --sql-dsn "$DATABASE_URL" \
+      --sql-driver postgres --sql-dsn-env DATABASE_URL \
       --sql-query "SELECT slug, updated_at AS lastmod FROM products WHERE published" \
       --sql-loc "https://www.example.com/products/{slug}" \
       --log /var/log/nginx/access.log --log /var/log/nginx/access.log.1.gz
@@ -165,6 +165,7 @@ func newGenerateCommand(a *app) *cobra.Command {
 
 	f.Var(&enumFlag{p: &o.sqlDriver, names: []string{"sqlite", "postgres"}}, "sql-driver", "the database: sqlite or postgres")
 	f.StringVar(&o.sqlDSN, "sql-dsn", "", "the database to open (`DSN`): a SQLite file, or a PostgreSQL URL or key=value string")
+	f.StringVar(&o.sqlDSNEnv, "sql-dsn-env", "", "the environment variable `NAME` holding the DSN, to keep a password out of the command line")
 	f.StringVar(&o.sqlQuery, "sql-query", "", "a SELECT (`QUERY`) whose columns are the URL's fields (loc, lastmod, changefreq, priority, …)")
 	f.StringVar(&o.sqlLoc, "sql-loc", "", "build loc from the query's columns with `TEMPLATE`: \"https://www.example.com/p/{slug}\"")
 
@@ -290,14 +291,14 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (*confi
 			IncludeFiles: o.includeFiles, ExcludeFiles: o.excludeFiles, Lastmod: o.lastmod, Images: o.images})
 	}
 	switch {
-	case o.sqlQuery != "" && (o.sqlDriver == "" || o.sqlDSN == ""):
-		return nil, &usageError{msg: "generate: --sql-query needs --sql-driver and --sql-dsn",
+	case o.sqlQuery != "" && (o.sqlDriver == "" || o.sqlDSN == "" && o.sqlDSNEnv == ""):
+		return nil, &usageError{msg: "generate: --sql-query needs --sql-driver and --sql-dsn (or --sql-dsn-env)",
 			hint: `sitemapkit generate … --sql-driver sqlite --sql-dsn shop.db --sql-query "SELECT loc, updated_at AS lastmod FROM pages"`}
 	case o.sqlQuery != "":
-		add("--sql-query", config.Source{Type: config.TypeSQL, Driver: o.sqlDriver, DSN: o.sqlDSN,
+		add("--sql-query", config.Source{Type: config.TypeSQL, Driver: o.sqlDriver, DSN: o.sqlDSN, DSNEnv: o.sqlDSNEnv,
 			Query: o.sqlQuery, Loc: o.sqlLoc})
-	case o.sqlDriver != "" || o.sqlDSN != "" || o.sqlLoc != "":
-		return nil, &usageError{msg: "generate: --sql-driver, --sql-dsn and --sql-loc need --sql-query",
+	case o.sqlDriver != "" || o.sqlDSN != "" || o.sqlDSNEnv != "" || o.sqlLoc != "":
+		return nil, &usageError{msg: "generate: --sql-driver, --sql-dsn, --sql-dsn-env and --sql-loc need --sql-query",
 			hint: `sitemapkit generate … --sql-driver sqlite --sql-dsn shop.db --sql-query "SELECT loc, updated_at AS lastmod FROM pages"`}
 	}
 	if len(o.logs) > 0 {
@@ -325,7 +326,7 @@ var keyFlags = map[string]string{
 	"max_urls": "--max-urls", "max_bytes": "--max-bytes", "include": "--include", "exclude": "--exclude",
 	"strip_params": "--strip-param", "include_files": "--include-files", "exclude_files": "--exclude-files",
 	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
-	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "",
+	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 }
 
 // flagWords words the errors of a Config built from flags as the flags

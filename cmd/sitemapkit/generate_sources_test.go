@@ -160,11 +160,12 @@ func TestGenerateEverySource(t *testing.T) {
 	}
 	accessLog := genWrite(t, dir, "access.log.gz", genGzip(t, strings.Join(logLines, "\n")+"\n"))
 
+	t.Setenv("SITEMAPKIT_TEST_SHOP", dbPath) // a DSN kept out of the command line
 	out := filepath.Join(dir, "out")
 	r := genRun(t, "", "generate", "--base", base, "--out", out, "--gzip", "--max-urls", "3",
 		list,
 		"--dir", public,
-		"--sql-driver", "sqlite", "--sql-dsn", dbPath,
+		"--sql-driver", "sqlite", "--sql-dsn-env", "SITEMAPKIT_TEST_SHOP",
 		"--sql-query", "SELECT slug, updated AS lastmod FROM products WHERE visible = 1 ORDER BY slug DESC",
 		"--sql-loc", base+"products/{slug}",
 		"--log", accessLog,
