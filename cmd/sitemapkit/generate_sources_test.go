@@ -50,6 +50,12 @@ func TestGenerateSiteExample(t *testing.T) {
 	if !strings.Contains(r.stdout, "Submit: https://www.example.com/sitemap.xml") {
 		t.Errorf("summary:\n%s", r.stdout)
 	}
+	// Our own checker finds nothing wrong in it (hreflang pairs included).
+	v := genRun(t, "", "validate", "--offline", "--base", genBase, filepath.Join(out, "sitemap.xml"))
+	v.want(t, exitOK)
+	if !strings.Contains(v.stdout, "0 errors, 0 warnings") {
+		t.Errorf("validate:\n%s", v.stdout)
+	}
 }
 
 // A folder holding sitemapkit.toml needs no argument at all; flags given
