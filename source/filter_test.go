@@ -259,9 +259,9 @@ func TestFilterSitemaps(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %v @%s", u.Loc, err != nil, source.Place(f)))
 	}
 	want := []string{
-		"https://www.example.com/t/1 false @" + p + ":1",
-		" true @" + p + ":3",
-		"https://www.example.com/t/3 false @" + p + ":4",
+		"https://www.example.com/t/1 false @" + p + ":1:1",
+		" true @" + p + ":3:1",
+		"https://www.example.com/t/3 false @" + p + ":4:1",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)

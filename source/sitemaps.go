@@ -92,6 +92,7 @@ type Sitemaps struct {
 	pending []smItem         // what Read returns next, in order, from next on
 	next    int
 	line    int
+	col     int
 	place   string
 	end     error // io.EOF, or the error that ended the stream
 }
@@ -129,6 +130,7 @@ type smItem struct {
 	err   error
 	doc   string
 	line  int
+	col   int
 	final bool
 }
 
@@ -442,6 +444,11 @@ type stopTransport struct {
 }
 
 func (t *stopTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.stop.Err() != nil {
+		// Stopped already: AfterFunc would cancel the request only once
+		// it is on its way, and a server would see it.
+		return nil, context.Cause(t.stop)
+	}
 	ctx, cancel := context.WithCancelCause(req.Context())
 	unhook := context.AfterFunc(t.stop, func() { cancel(context.Cause(t.stop)) })
 	resp, err := t.rt.RoundTrip(req.WithContext(ctx))
@@ -527,7 +534,7 @@ func (s *Sitemaps) Read() (sitemap.URL, error) {
 			if s.next++; s.next == len(s.pending) {
 				s.pending, s.next = s.pending[:0], 0
 			}
-			s.line, s.place = it.line, it.doc
+			s.line, s.col, s.place = it.line, it.col, it.doc
 			if it.final {
 				s.finish(it.err)
 				return sitemap.URL{}, s.end
@@ -546,7 +553,7 @@ func (s *Sitemaps) Read() (sitemap.URL, error) {
 		case err == nil:
 			pos := s.r.Pos()
 			s.flushNotices(pos.Offset)
-			s.pending = append(s.pending, smItem{u: *u, doc: s.doc, line: pos.Line})
+			s.pending = append(s.pending, smItem{u: *u, doc: s.doc, line: pos.Line, col: pos.Col})
 		case err == io.EOF:
 			s.flushNotices(math.MaxInt64)
 			s.r = nil
@@ -638,6 +645,7 @@ func (s *Sitemaps) flushNotices(off int64) {
 			err:  &ParseError{File: s.doc, Line: n.Pos.Line, Column: n.Pos.Col, Err: err},
 			doc:  s.doc,
 			line: n.Pos.Line,
+			col:  n.Pos.Col,
 		})
 	}
 	s.notices = s.notices[:0]
@@ -675,6 +683,10 @@ func (s *Sitemaps) Line() int { return s.line }
 func (s *Sitemaps) Place() string {
 	if s.place == "" {
 		return s.name
+	}
+	if s.line > 0 && s.col > 0 {
+		// Many sitemaps are one long line: the column finds the entry.
+		return s.place + ":" + strconv.Itoa(s.line) + ":" + strconv.Itoa(s.col)
 	}
 	return linePlace(s.place, s.line)
 }

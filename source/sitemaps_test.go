@@ -118,11 +118,11 @@ func TestSitemapsFormats(t *testing.T) {
 }
 
 // TestSitemapsPlaces checks that each entry and skipped entry names its
-// document and line.
+// document, line and column.
 func TestSitemapsPlaces(t *testing.T) {
 	path := filepath.Join("testdata", "sitemaps", "full.xml")
 	recs := drain(t, openSitemaps(t, source.SitemapsOptions{}, path))
-	want := []string{path + ":7", path + ":23", path + ":49", path + ":53"}
+	want := []string{path + ":7:3", path + ":23:3", path + ":49:3", path + ":53:3"}
 	var got []string
 	for _, r := range recs {
 		got = append(got, r.place)
@@ -136,7 +136,7 @@ func TestSitemapsPlaces(t *testing.T) {
 	}
 	txt := filepath.Join("testdata", "sitemaps", "list.txt")
 	recs = drain(t, openSitemaps(t, source.SitemapsOptions{}, txt))
-	if len(recs) != 4 || recs[2].err == nil || recs[2].place != txt+":3" || recs[3].place != txt+":4" {
+	if len(recs) != 4 || recs[2].err == nil || recs[2].place != txt+":3:1" || recs[3].place != txt+":4:1" {
 		t.Errorf("text sitemap records %+v: want the bad line 3 as an error between the URLs", recs)
 	}
 }
@@ -279,7 +279,7 @@ func TestSitemapsRoundTrip(t *testing.T) {
 	}
 	// The Writer puts entry n on line n+2.
 	for i, r := range recs {
-		if w := fmt.Sprintf("%s:%d", children[i/10], i%10+3); r.place != w {
+		if w := fmt.Sprintf("%s:%d:1", children[i/10], i%10+3); r.place != w {
 			t.Errorf("entry %d at %s, want %s", i, r.place, w)
 		}
 	}
@@ -382,9 +382,9 @@ func TestSitemapsHTTP(t *testing.T) {
 				got = append(got, r.u.Loc+" "+r.u.LastMod+" @"+r.place)
 			}
 			want := []string{
-				site.URL + "/a 2024-05-01 @" + site.URL + "/s1.xml.gz:3",
-				site.URL + "/b 2024-05-01 @" + site.URL + "/s1.xml.gz:4",
-				site.URL + "/c 2024-05-01 @" + site.URL + "/s2.xml.gz:3",
+				site.URL + "/a 2024-05-01 @" + site.URL + "/s1.xml.gz:3:1",
+				site.URL + "/b 2024-05-01 @" + site.URL + "/s1.xml.gz:4:1",
+				site.URL + "/c 2024-05-01 @" + site.URL + "/s2.xml.gz:3:1",
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got %q\nwant %q", got, want)
@@ -640,8 +640,8 @@ func TestSitemapsAhead(t *testing.T) {
 	a := source.ReadAhead(openSitemaps(t, source.SitemapsOptions{}, path))
 	defer a.Close()
 	recs := drain(t, a)
-	if len(recs) != 2 || recs[1].place != path+":7" {
-		t.Errorf("records %+v, want 2, the second at %s:7", recs, path)
+	if len(recs) != 2 || recs[1].place != path+":7:3" {
+		t.Errorf("records %+v, want 2, the second at %s:7:3", recs, path)
 	}
 	if a.Name() != path {
 		t.Errorf("Name() = %q, want %q", a.Name(), path)
