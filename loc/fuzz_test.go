@@ -10,7 +10,8 @@ import (
 // FuzzNormalize checks the invariants of Normalize and Scope.Apply on any
 // input: no panic; a *sitemap.Violation or an ASCII URI that Normalize
 // keeps as it is and that Check accepts as escaped; Apply's fast path
-// agrees with its slow path; StripSessionIDs leaves no session ID.
+// agrees with its slow path; StripSessionIDs agrees with its long way and
+// leaves no session ID.
 func FuzzNormalize(f *testing.F) {
 	for _, tt := range normalizeTests {
 		f.Add(tt.raw)
@@ -69,6 +70,9 @@ func FuzzNormalize(f *testing.F) {
 					t.Fatalf("Apply(%q) = %q, which the fast path refuses", raw, got)
 				}
 			}
+		}
+		if s := StripSessionIDs(raw, nil); s != stripSessionIDs(raw, nil, false) {
+			t.Fatalf("StripSessionIDs(%q) = %q; the long way gives %q", raw, s, stripSessionIDs(raw, nil, false))
 		}
 		if s := StripSessionIDs(raw, nil); sessionID(s) != "" {
 			t.Fatalf("StripSessionIDs(%q) = %q, still with a session ID", raw, s)

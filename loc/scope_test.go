@@ -255,6 +255,11 @@ func TestStripSessionIDs(t *testing.T) {
 		{"https://example.com?sid=1", nil, "https://example.com"},
 		{"https://example.com", nil, "https://example.com"},
 		{"/relative;jsessionid=1?a=1&sid=2", nil, "/relative?a=1"},
+		{"https://example.com/a#f?sid=3", nil, "https://example.com/a#f?sid=3"},
+		{"https://example.com/a?b=1;sid=2", nil, "https://example.com/a?b=1;sid=2"},
+		{"https://example.com/a?b=1#x;jsessionid=2", nil, "https://example.com/a?b=1#x;jsessionid=2"},
+		{"https://example.com/a#x;jsessionid=2", nil, "https://example.com/a#x;jsessionid=2"},
+		{"https://example.com/a?b=1&SID=2", []string{"sid"}, "https://example.com/a?b=1"},
 	}
 	for _, tt := range tests {
 		if got := StripSessionIDs(tt.uri, tt.names); got != tt.want {

@@ -132,14 +132,47 @@ func pathAndQuery(uri string) (path string, start int, query string) {
 	return path, start, query
 }
 
+// hasParam reports whether query has a parameter whose name matches.
+func hasParam(query string, match func(string) bool) bool {
+	for q := query; ; {
+		param, more, found := strings.Cut(q, "&")
+		if name, _, _ := strings.Cut(param, "="); match(name) {
+			return true
+		}
+		if !found {
+			return false
+		}
+		q = more
+	}
+}
+
 // StripSessionIDs returns uri without its session-ID parameters: query
 // parameters and path parameters (";jsessionid=…") whose name is one of
 // names, matched as SessionIDNames describes (nil names means
 // SessionIDNames()). Other parameters keep their order and spelling; a query
 // left empty loses its "?". uri is returned as it is when it has none.
 func StripSessionIDs(uri string, names []string) string {
-	if names == nil {
-		names = sessionIDNames[:]
+	return stripSessionIDs(uri, names, true)
+}
+
+// stripSessionIDs is StripSessionIDs; quick takes the shortcut for URLs
+// with nothing to strip, which tests hold to the long way.
+func stripSessionIDs(uri string, names []string, quick bool) string {
+	match := isSessionName // the default list, spelled out to be quick
+	if names != nil {
+		match = func(name string) bool { return matchName(name, names) }
+	}
+	// The usual URL has no path parameter and no session ID in its query:
+	// two vectorised scans tell, and it is returned as it is. Whatever they
+	// cannot rule out takes the long way below.
+	q, semi := strings.IndexByte(uri, '?'), strings.IndexByte(uri, ';')
+	if noPathParams := quick && (semi < 0 || q >= 0 && semi > q); noPathParams && q < 0 {
+		return uri
+	} else if noPathParams && q > strings.Index(uri, "://") {
+		query, _, _ := strings.Cut(uri[q+1:], "#")
+		if !hasParam(query, match) {
+			return uri
+		}
 	}
 	path, pathStart, query := pathAndQuery(uri)
 	var b strings.Builder
@@ -151,7 +184,7 @@ func StripSessionIDs(uri string, names []string) string {
 			continue
 		}
 		name, n := pathParam(path[i+1:])
-		if matchName(name, names) {
+		if match(name) {
 			if !changed {
 				b.Grow(len(uri))
 				b.WriteString(uri[:pathStart])
@@ -169,26 +202,24 @@ func StripSessionIDs(uri string, names []string) string {
 	rest := uri[pathStart+len(path):] // "?query#fragment", "#fragment" or ""
 	if strings.HasPrefix(rest, "?") {
 		rest = rest[1+len(query):]
-		var kept []string
-		dropped := false
-		for q := query; ; {
-			param, more, found := strings.Cut(q, "&")
-			if name, _, _ := strings.Cut(param, "="); matchName(name, names) {
-				dropped = true
-			} else {
-				kept = append(kept, param)
-			}
-			if !found {
-				break
-			}
-			q = more
-		}
-		if !dropped {
+		if !hasParam(query, match) {
+			// The common case: nothing to drop, nothing allocated.
 			if !changed {
 				return uri
 			}
 			b.WriteString("?" + query)
 		} else {
+			var kept []string
+			for q := query; ; {
+				param, more, found := strings.Cut(q, "&")
+				if name, _, _ := strings.Cut(param, "="); !match(name) {
+					kept = append(kept, param)
+				}
+				if !found {
+					break
+				}
+				q = more
+			}
 			if !changed {
 				b.Grow(len(uri))
 				b.WriteString(uri[:pathStart])

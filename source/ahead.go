@@ -16,6 +16,7 @@ import (
 // goroutine: call it when done with the Ahead, before closing the input.
 type Ahead struct {
 	src     Source
+	placer  Placer           // names src's places, if they are not lines
 	batches chan *aheadBatch // filled batches, in order
 	free    chan *aheadBatch // emptied batches, for reuse
 	stop    chan struct{}
@@ -52,6 +53,7 @@ func ReadAhead(src Source) *Ahead {
 	const nbatches = 3 // one being read, one in flight, one being built
 	a := &Ahead{
 		src:     src,
+		placer:  placerOf(src),
 		batches: make(chan *aheadBatch, nbatches),
 		free:    make(chan *aheadBatch, nbatches),
 		stop:    make(chan struct{}),
@@ -79,8 +81,8 @@ func (a *Ahead) fill() {
 			u, err := a.src.Read()
 			end := a.src.Err()
 			var place string
-			if p, ok := a.src.(Placer); ok {
-				place = p.Place()
+			if a.placer != nil {
+				place = a.placer.Place()
 			}
 			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), place: place, end: end})
 			over = err == io.EOF || (err != nil && end != nil)

@@ -67,14 +67,15 @@ type FilterOptions struct {
 
 // Filter is a Source that returns the URLs of another Source that its
 // FilterOptions keep, with the parameters they name removed. Errors of the
-// Source read are returned as they are, and Name, Line, Err and Place are
-// that Source's, for the record last returned. A URL left out is counted
+// Source read are returned as they are, and Name, Line and Err are that
+// Source's, for the record last returned, as is its Place through Unwrap. A URL left out is counted
 // by Dropped and never returned; the next is read in its place.
 type Filter struct {
 	src     Source
 	include []matcher
 	exclude []matcher
-	strip   []string // nil: nothing to remove
+	strip   bool     // remove parameters named by names
+	names   []string // the parameters to remove; nil: loc's session IDs
 	dropped int
 }
 
@@ -90,11 +91,9 @@ func NewFilter(src Source, o FilterOptions) (*Filter, error) {
 	if f.exclude, err = compilePatterns("exclude", o.Exclude); err != nil {
 		return nil, err
 	}
-	switch {
-	case o.StripParams == nil:
-		f.strip = loc.SessionIDNames()
-	case len(o.StripParams) > 0:
-		f.strip = append([]string(nil), o.StripParams...)
+	f.strip = o.StripParams == nil || len(o.StripParams) > 0
+	if len(o.StripParams) > 0 {
+		f.names = append([]string(nil), o.StripParams...)
 	}
 	return f, nil
 }
@@ -106,7 +105,7 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		if err != nil {
 			return u, err
 		}
-		if f.strip != nil {
+		if f.strip {
 			f.stripParams(&u)
 		}
 		if f.keeps(u.Loc) {
@@ -116,7 +115,7 @@ func (f *Filter) Read() (sitemap.URL, error) {
 	}
 }
 
-// stripParams removes f.strip from u's loc and alternates' hrefs.
+// stripParams removes f.names from u's loc and alternates' hrefs.
 func (f *Filter) stripParams(u *sitemap.URL) {
 	u.Loc = f.stripOne(u.Loc)
 	copied := false
@@ -135,51 +134,9 @@ func (f *Filter) stripParams(u *sitemap.URL) {
 	}
 }
 
-// stripOne removes f.strip from s. Most URLs have no parameter to remove:
-// they are returned untouched without calling StripSessionIDs (which
-// allocates for any query), when no name to remove appears, in any case,
-// after the first ";" or "?", where parameters are.
-func (f *Filter) stripOne(s string) string {
-	i := strings.IndexAny(s, ";?")
-	if i < 0 {
-		return s
-	}
-	params := s[i+1:]
-	for _, name := range f.strip {
-		if containsFold(params, strings.TrimSuffix(name, "*")) {
-			return loc.StripSessionIDs(s, f.strip)
-		}
-	}
-	return s
-}
-
-// containsFold reports whether sub is in s, without regard to ASCII case.
-func containsFold(s, sub string) bool {
-	if sub == "" {
-		return true
-	}
-	c0 := lowerASCII(sub[0])
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if lowerASCII(s[i]) != c0 {
-			continue
-		}
-		j := 1
-		for j < len(sub) && lowerASCII(s[i+j]) == lowerASCII(sub[j]) {
-			j++
-		}
-		if j == len(sub) {
-			return true
-		}
-	}
-	return false
-}
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
+// stripOne removes f.names from s; a URL with nothing to remove is
+// returned as it is, and nothing is allocated.
+func (f *Filter) stripOne(s string) string { return loc.StripSessionIDs(s, f.names) }
 
 // keeps reports whether the patterns keep a URL with this loc.
 func (f *Filter) keeps(l string) bool {
@@ -193,8 +150,9 @@ func (f *Filter) keeps(l string) bool {
 	return !anyMatches(f.exclude, p)
 }
 
-// Unwrap returns the Source f reads, so that a caller can reach what
-// that Source counts (an access log's Stats) once the stream is over.
+// Unwrap returns the Source f reads: Place names a record's place through
+// it, and a caller reaches what it counts (an access log's Stats) once the
+// stream is over.
 func (f *Filter) Unwrap() Source { return f.src }
 
 // Dropped returns how many URLs Include and Exclude have left out so far.
@@ -212,9 +170,6 @@ func (f *Filter) Line() int { return f.src.Line() }
 
 // Err returns the error that ended the Source's stream, or nil.
 func (f *Filter) Err() error { return f.src.Err() }
-
-// Place returns the Source's place for the record last returned (see Place).
-func (f *Filter) Place() string { return Place(f.src) }
 
 // matcher is a compiled pattern: a glob's segments, or a regexp.
 type matcher struct {
@@ -351,7 +306,4 @@ func locPath(l string) string {
 	return rest
 }
 
-var (
-	_ Source = (*Filter)(nil)
-	_ Placer = (*Filter)(nil)
-)
+var _ Source = (*Filter)(nil)

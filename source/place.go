@@ -12,12 +12,31 @@ type Placer interface {
 }
 
 // Place names where the record src.Read last returned came from: its
-// Placer's answer, or "name:line".
+// Placer's answer, or that of the Source it wraps (see Filter.Unwrap), or
+// "name:line".
 func Place(src Source) string {
-	if p, ok := src.(Placer); ok {
+	if p := placerOf(src); p != nil {
 		return p.Place()
 	}
 	return linePlace(src.Name(), src.Line())
+}
+
+// placerOf returns the Placer that names src's places: src, or the Source
+// it wraps, which a wrapper such as Filter passes records through from
+// unchanged; nil for sources of lines, whose places need no string until
+// one is asked for.
+func placerOf(src Source) Placer {
+	for src != nil {
+		if p, ok := src.(Placer); ok {
+			return p
+		}
+		u, ok := src.(interface{ Unwrap() Source })
+		if !ok {
+			return nil
+		}
+		src = u.Unwrap()
+	}
+	return nil
 }
 
 // linePlace is "name:line", or name alone when the line is unknown.

@@ -54,11 +54,12 @@ type SQL struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	driver string // "sqlite" or "postgres"
-	name   string
-	query  string
-	row    int
-	err    error
+	driver  string // "sqlite" or "postgres"
+	name    string
+	query   string
+	ofQuery string // " of \"SELECT …\"", for Place
+	row     int
+	err     error
 
 	cols []sqlColumn
 	vals []any
@@ -585,7 +586,11 @@ func (s *SQL) Line() int { return s.row }
 // Place returns where the row Read last returned came from:
 // `sqlite:shop.db row 12 of "SELECT slug, updated_at FROM …"`.
 func (s *SQL) Place() string {
-	return s.name + " row " + strconv.Itoa(s.row) + " of " + strconv.Quote(shortQuery(collapseSpace(s.query), 48))
+	if s.ofQuery == "" {
+		// Once per query: a reader ahead asks for every row's place.
+		s.ofQuery = " of " + strconv.Quote(shortQuery(collapseSpace(s.query), 48))
+	}
+	return s.name + " row " + strconv.Itoa(s.row) + s.ofQuery
 }
 
 // Err returns the error that ended the stream, or nil.
