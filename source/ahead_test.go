@@ -118,3 +118,37 @@ func TestAheadCloseDoesNotWait(t *testing.T) {
 	}
 	pr.CloseWithError(io.ErrClosedPipe) // ends the goroutine's read
 }
+
+// A Filter passes its source's places through, and so does an Ahead over
+// it: a page refused later is named by its document, line and column.
+func TestAheadPlacesThroughFilter(t *testing.T) {
+	open := func() source.Source {
+		s := source.OpenSitemaps(t.Context(), []string{"testdata/sitemaps/feed.atom"}, source.SitemapsOptions{})
+		t.Cleanup(func() { s.Close() })
+		f, err := source.NewFilter(s, source.FilterOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	var want []string
+	direct := open()
+	for _, err := range direct.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, source.Place(direct))
+	}
+	a := source.ReadAhead(open())
+	defer a.Close()
+	var got []string
+	for _, err := range a.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, source.Place(a))
+	}
+	if len(want) != 2 || !strings.HasPrefix(want[0], "testdata/sitemaps/feed.atom:") || !reflect.DeepEqual(got, want) {
+		t.Errorf("places through ReadAhead %q, directly %q", got, want)
+	}
+}
