@@ -41,7 +41,8 @@ type SitemapsOptions struct {
 //
 // Entries come in walk order: each document's in document order, an
 // index's children in index order, starts in the order given. Place names
-// an entry's document and line ("https://www.example.com/sitemap-2.xml:40").
+// an entry's document, line and column
+// ("https://www.example.com/sitemap-2.xml:40:3").
 //
 // # Errors
 //
