@@ -32,7 +32,8 @@ const (
 	// Uncommitted changes are not seen. A build folder that git ignores
 	// (public/ usually is) has no tracked file, hence no dates: this mode
 	// suits sites whose output is committed (a docs/ or gh-pages tree).
-	// Opening fails when the folder is not in a git work tree. OpenStatic
+	// A repository without commits yet dates nothing. Opening fails when
+	// the folder is not in a git work tree. OpenStatic
 	// runs git three times whatever the number of files (rev-parse,
 	// ls-files, and one log pass it stops once every file is dated) and
 	// keeps one map entry per tracked file it will list (about 100 bytes).
@@ -132,9 +133,11 @@ type StaticOptions struct {
 //
 // # URLs
 //
-// A file's URL is Base followed by its path, each segment percent-encoded
-// (spaces, non-ASCII, "?", "#"…): "Über uns.html" is listed as
-// /%C3%9Cber%20uns.html. "index.html" (and "index.htm") is its folder's URL:
+// A file's URL is Base followed by its path, percent-encoding only the
+// bytes a path segment cannot hold (spaces, non-ASCII, "%", "?", "#"…;
+// a name that is not UTF-8 as the bytes it has): "Über uns.html" is listed
+// as /%C3%9Cber%20uns.html, "a(1),b.html" as /a(1),b.html, the URL the
+// site links to. "index.html" (and "index.htm") is its folder's URL:
 // "about/index.html" is /about/, the top one is Base itself. See
 // [StaticOptions.StripHTML] for "about.html".
 //
@@ -148,21 +151,25 @@ type StaticOptions struct {
 // with Images):
 //
 //   - <meta name="robots"> or <meta name="googlebot"> whose content has
-//     "noindex" or "none" (any case, in a comma list): the page is left
-//     out. An X-Robots-Tag header set by the server cannot be seen here.
+//     "noindex" or "none" (any case, in a list separated by commas or
+//     spaces): the page is left out. An X-Robots-Tag header set by the
+//     server cannot be seen here.
 //   - <link rel="canonical" href> naming another URL (resolved against
-//     the page's URL and <base href>, normalised, then compared): the page
-//     is left out and its canonical stands for it. When the canonical is
-//     this very file spelt otherwise ("/about" for about.html, "/about"
-//     for about/index.html) the page is listed under the canonical with
-//     all its fields; when it is another file of the folder, nothing is
+//     the page's URL and <base href>, normalised, its fragment dropped as
+//     Google drops it, then compared): the page is left out and its
+//     canonical stands for it. When the canonical is this very file spelt
+//     otherwise ("/about" or "/about/" for about.html when there is no
+//     about/index.html, "/about" for about/index.html) the page is listed
+//     under the canonical with all its fields; when it is another file of the folder, nothing is
 //     listed here, since that file lists itself (or is left out for its
 //     own reasons); otherwise the canonical is listed as a bare URL,
 //     even on another host: the builder refuses URLs out of the sitemap's
 //     scope with a message that names the rule. Several canonicals that
 //     disagree are all ignored, as Google ignores them.
 //   - <link rel="alternate" hreflang="…" href> become the URL's
-//     alternates, resolved to absolute URLs, duplicates dropped.
+//     alternates, resolved to absolute URLs, duplicates dropped, and so
+//     are those whose hreflang the protocol refuses ("en_US", "english"):
+//     the builder would refuse the whole page for one of them.
 //   - With Images, <img src> in the body become image entries.
 //
 // Robots, canonical and alternate tags outside the head are ignored, as
@@ -466,13 +473,31 @@ func (s *Static) urlOf(rel string, page bool) string {
 	var b strings.Builder
 	b.Grow(len(s.base) + len(rel) + len(rel)/4)
 	b.WriteString(s.base)
-	for i, seg := range strings.Split(rel, "/") {
-		if i > 0 {
-			b.WriteByte('/')
+	for i := 0; i < len(rel); i++ {
+		if c := rel[i]; c == '/' || pathSegmentByte(c) {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
 		}
-		b.WriteString(url.PathEscape(seg))
 	}
 	return b.String()
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// pathSegmentByte reports whether c stands for itself in a path segment
+// (RFC 3986 pchar but "%": unreserved, sub-delims, ":" and "@"). Only the
+// other bytes are escaped, as browsers and loc.Normalize do: "a(1).html"
+// is the URL the site links to, and a sitemap naming "a%281%29.html"
+// names another spelling of it. (url.PathEscape escapes sub-delims too.)
+func pathSegmentByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@", c) >= 0
 }
 
 // fileOf returns the file of the folder that the URL u (normalised) is,
@@ -492,9 +517,15 @@ func (s *Static) fileOf(u string) (string, bool) {
 		return "", false
 	}
 	var cands []string
-	if rel == "" || strings.HasSuffix(rel, "/") {
-		cands = []string{rel + "index.html", rel + "index.htm"}
-	} else {
+	switch {
+	case rel == "":
+		cands = []string{"index.html", "index.htm"}
+	case strings.HasSuffix(rel, "/"):
+		// "/about/" for about.html too, as hosts with "pretty URLs"
+		// serve it, when there is no about/index.html.
+		dir := strings.TrimSuffix(rel, "/")
+		cands = []string{rel + "index.html", rel + "index.htm", dir + ".html", dir + ".htm"}
+	default:
 		cands = []string{rel, rel + ".html", rel + ".htm", rel + "/index.html", rel + "/index.htm"}
 	}
 	for _, c := range cands {

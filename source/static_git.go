@@ -83,9 +83,20 @@ func gitDates(ctx context.Context, dir string, want func(rel string) bool) (*git
 		return g, nil
 	}
 	if err := g.log(ctx, dir, prefix, shallow); err != nil {
+		if ctx.Err() == nil && !hasCommits(ctx, dir) {
+			// Files added but nothing committed yet: git log fails,
+			// and no file has a date.
+			return g, nil
+		}
 		return nil, err
 	}
 	return g, nil
+}
+
+// hasCommits reports whether HEAD names a commit; it does not in a new
+// repository (an "unborn" branch). Asked only once git log has failed.
+func hasCommits(ctx context.Context, dir string) bool {
+	return gitCmd(ctx, dir, "rev-parse", "-q", "--verify", "HEAD^{commit}").Run() == nil
 }
 
 // log reads `git log` until every file has its date.
@@ -176,9 +187,12 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// gitCmd is git in dir with settings that could change its output pinned.
+// gitCmd is git in dir with settings that could change its output pinned:
+// diff.relative would make log's paths relative to dir rather than to the
+// repository's top, as ls-files --full-name gives them.
 func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	args = append([]string{"-C", dir, "-c", "log.showSignature=false", "-c", "core.quotePath=false"}, args...)
+	args = append([]string{"-C", dir, "-c", "log.showSignature=false", "-c", "core.quotePath=false",
+		"-c", "diff.relative=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 	return cmd

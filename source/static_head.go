@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -112,6 +113,9 @@ func parseHead(r io.Reader, pageURL *url.URL, images bool) (pageHead, error) {
 			switch rel := relTokens(attrs[0]); {
 			case rel.has("canonical"):
 				if abs, ok := resolve(base, attrs[1]); ok {
+					// Google ignores a canonical's fragment: "page.html#main"
+					// is the page itself.
+					abs, _, _ = strings.Cut(abs, "#")
 					if canonicals == 0 {
 						h.canonical = abs
 						canonicals = 1
@@ -126,7 +130,7 @@ func parseHead(r io.Reader, pageURL *url.URL, images bool) (pageHead, error) {
 				}
 				if abs, ok := resolve(base, attrs[1]); ok {
 					key := lang + " " + abs
-					if seenAlt[key] {
+					if seenAlt[key] || !validAlternate(lang, abs) {
 						continue
 					}
 					if seenAlt == nil {
@@ -193,11 +197,12 @@ func (r relTokens) has(tok string) bool {
 }
 
 // robotsNoindex reports whether a robots meta content ("noindex, follow",
-// "NONE") keeps the page out of the index.
+// "NONE", "noindex nofollow") keeps the page out of the index. Rules are
+// separated by commas, or by spaces as many sites write them: a page that
+// asks not to be indexed in either spelling does not belong in a sitemap.
 func robotsNoindex(content string) bool {
-	for _, d := range strings.Split(content, ",") {
-		switch strings.ToLower(strings.TrimSpace(d)) {
-		case "noindex", "none":
+	for d := range strings.FieldsFuncSeq(content, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		if strings.EqualFold(d, "noindex") || strings.EqualFold(d, "none") {
 			return true
 		}
 	}
@@ -221,4 +226,19 @@ func resolve(base *url.URL, ref string) (string, bool) {
 		return "", false
 	}
 	return n, true
+}
+
+// validAlternate reports whether the protocol accepts an alternate
+// (hreflang "en_US" or "english" it does not). The writer refuses a whole
+// URL for one bad alternate: a typo in one <link> must not take the page
+// out of the sitemap.
+func validAlternate(lang, href string) bool {
+	ok := true
+	u := sitemap.URL{Loc: href, Alternates: []sitemap.Alternate{{Hreflang: lang, Href: href}}}
+	u.Check(func(v *sitemap.Violation) {
+		if strings.HasPrefix(v.Field, "xhtml:link") {
+			ok = false
+		}
+	})
+	return ok
 }

@@ -113,6 +113,9 @@ func FuzzStaticHead(f *testing.F) {
 		}
 		if head.canonical != "" {
 			check("canonical", head.canonical)
+			if strings.Contains(head.canonical, "#") {
+				t.Fatalf("canonical %q has a fragment", head.canonical)
+			}
 		}
 		seen := map[string]bool{}
 		for _, a := range head.alternates {
@@ -121,6 +124,11 @@ func FuzzStaticHead(f *testing.F) {
 				t.Fatalf("alternate %+v empty or repeated", a)
 			}
 			seen[a.Hreflang+" "+a.Href] = true
+		}
+		// The writer takes every alternate: none can get the page refused.
+		if len(head.alternates) > 0 {
+			u := sitemap.URL{Loc: headPage.String(), Alternates: head.alternates}
+			u.Check(func(v *sitemap.Violation) { t.Fatalf("the writer refuses the page: %v", v) })
 		}
 		for _, i := range images {
 			check("image", i.Loc)
@@ -172,6 +180,21 @@ func TestIsErrorPage(t *testing.T) {
 	} {
 		if got := isErrorPage(rel); got != want {
 			t.Errorf("isErrorPage(%q) = %v", rel, got)
+		}
+	}
+}
+
+func TestRobotsNoindex(t *testing.T) {
+	for content, want := range map[string]bool{
+		"noindex": true, "NOINDEX": true, "index, noindex": true, " None ": true, "noindex,nofollow": true,
+		// Space-separated lists are a common spelling: Google reads the
+		// rules in them too.
+		"noindex nofollow": true, "nofollow noindex": true, "nofollow\tnone": true,
+		"index, follow": false, "": false, "nonoindex": false, "max-snippet:-1, noarchive": false,
+		"noimageindex": false, "index follow": false,
+	} {
+		if got := robotsNoindex(content); got != want {
+			t.Errorf("robotsNoindex(%q) = %v", content, got)
 		}
 	}
 }

@@ -8,12 +8,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/build"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
+	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -466,4 +468,175 @@ func dump(urls []sitemap.URL) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// TestStaticURLEscaping lists files with odd names under the URLs a
+// browser asks for: only what a path segment cannot hold is escaped, so
+// that the sitemap names the URL the site links to ("a(1).html", not
+// "a%281%29.html"), and each URL is already in loc.Normalize's form.
+func TestStaticURLEscaping(t *testing.T) {
+	dir := t.TempDir()
+	names := map[string]string{
+		"a(1).html":              "a(1).html",
+		"x,y;z=1@2!$&'*+~:.htm":  "x,y;z=1@2!$&'*+~:.htm",
+		"100%.html":              "100%25.html",
+		"what?.html":             "what%3F.html",
+		"c#.html":                "c%23.html",
+		"two words.html":         "two%20words.html",
+		`q"<>\^{|}[]` + "`.html": "q%22%3C%3E%5C%5E%7B%7C%7D%5B%5D%60.html",
+		"Über.html":              "%C3%9Cber.html",
+		"\xff\xfe.html":          "%FF%FE.html", // not UTF-8: escaped as the bytes it has
+		"index.html.bak":         "",            // neither a page nor included
+		"dir (copy)/index.html":  "dir%20(copy)/",
+	}
+	files := map[string]string{}
+	var want []string
+	for name, u := range names {
+		files[name] = page("", "")
+		if u != "" {
+			want = append(want, "https://www.example.com/"+u)
+		}
+	}
+	writeSite(t, dir, files)
+	urls, errs := readStatic(t, source.StaticOptions{Dir: dir, Base: "https://www.example.com/", Lastmod: source.LastmodNone})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got := locs(urls)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	for _, u := range got {
+		if n, err := loc.Normalize(u); n != u || err != nil {
+			t.Errorf("%s: loc.Normalize gives %q (%v)", u, n, err)
+		}
+	}
+}
+
+// TestStaticCanonicalSelf: a page whose canonical is itself spelt with a
+// fragment or a final "/" is listed with its own fields (alternates,
+// images, lastmod), under the canonical without its fragment, which
+// Google ignores.
+func TestStaticCanonicalSelf(t *testing.T) {
+	dir := t.TempDir()
+	alt := `<link rel="alternate" hreflang="de" href="/de/">`
+	writeSite(t, dir, map[string]string{
+		"frag.html":      page(`<link rel="canonical" href="frag.html#main">`+alt, `<img src="f.png">`),
+		"slash.html":     page(`<link rel="canonical" href="/slash/">`+alt, `<img src="s.png">`),
+		"both.html":      page(`<link rel="canonical" href="/both/#x"><link rel="canonical" href="both/">`+alt, ""),
+		"other.html":     page(`<link rel="canonical" href="/elsewhere#top">`+alt, ""),
+		"dir/index.html": page(`<link rel="canonical" href="/dir/#top">`+alt, ""),
+		"dir.html":       page(`<link rel="canonical" href="/dir/">`, ""), // dir/index.html is /dir/
+		"query.html":     page(`<link rel="canonical" href="/query.html?x=1">`+alt, ""),
+		"index.html":     page(`<link rel="canonical" href="https://www.example.com/#">`+alt, ""),
+		"frag-away.html": page(`<link rel="canonical" href="query.html#a">`, ""),
+	})
+	urls, errs := readStatic(t, source.StaticOptions{Dir: dir, Base: "https://www.example.com/", Lastmod: source.LastmodNone, Images: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	const b = "https://www.example.com/"
+	de := []sitemap.Alternate{{Hreflang: "de", Href: b + "de/"}}
+	want := []sitemap.URL{
+		{Loc: b + "both/", Alternates: de},
+		{Loc: b + "dir/", Alternates: de},
+		{Loc: b + "frag.html", Alternates: de, Images: []sitemap.Image{{Loc: b + "f.png"}}},
+		{Loc: b, Alternates: de},
+		{Loc: b + "elsewhere"},
+		{Loc: b + "query.html?x=1"},
+		{Loc: b + "slash/", Alternates: de, Images: []sitemap.Image{{Loc: b + "s.png"}}},
+	}
+	if !reflect.DeepEqual(urls, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", dump(urls), dump(want))
+	}
+}
+
+// TestStaticHreflangInvalid: an alternate whose hreflang the protocol
+// refuses is dropped, not the page: the builder refuses a whole URL for
+// one bad alternate.
+func TestStaticHreflangInvalid(t *testing.T) {
+	dir := t.TempDir()
+	writeSite(t, dir, map[string]string{
+		"a.html": page(`<link rel="alternate" hreflang="en_US" href="/en/">`+
+			`<link rel="alternate" hreflang="english" href="/en/">`+
+			`<link rel="alternate" hreflang="GB" href="/gb/">`+
+			`<link rel="alternate" hreflang="en-UK" href="/uk/">`+
+			`<link rel="alternate" hreflang="de-DE" href="/de/">`+
+			`<link rel="alternate" hreflang="X-Default" href="/">`, ""),
+	})
+	s, err := source.OpenStatic(context.Background(), source.StaticOptions{Dir: dir, Base: "https://www.example.com/", Lastmod: source.LastmodNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	bld, err := build.New(build.Options{Dir: out, Base: "https://www.example.com/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []sitemap.URL
+	err = bld.AddAll(context.Background(), func(yield func(sitemap.URL, error) bool) {
+		for u, err := range s.All() {
+			if err == nil {
+				got = append(got, u)
+			}
+			if !yield(u, err) {
+				return
+			}
+		}
+	}, func(err error) error {
+		t.Errorf("%s: %v", source.Place(s), err)
+		return nil
+	})
+	if err != nil {
+		bld.Abort()
+		t.Fatal(err)
+	}
+	if _, err := bld.Publish(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	xsdtest.Check(t, out)
+	want := []sitemap.URL{{Loc: "https://www.example.com/a.html", Alternates: []sitemap.Alternate{
+		{Hreflang: "de-DE", Href: "https://www.example.com/de/"}, {Hreflang: "X-Default", Href: "https://www.example.com/"}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", dump(got), dump(want))
+	}
+}
+
+// TestStaticGitUnborn: a repository without commits yet (files added,
+// none committed) is a work tree with nothing to date: no lastmod, and no
+// failure, in either git mode.
+func TestStaticGitUnborn(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	runGit(t, repo, "2024-01-02T03:04:05Z", "init", "-q")
+	writeSite(t, repo, map[string]string{"a.html": page("", "")})
+	runGit(t, repo, "2024-01-02T03:04:05Z", "add", ".")
+	for _, mode := range []source.Lastmod{source.LastmodGit, source.LastmodAuto} {
+		urls, errs := readStatic(t, source.StaticOptions{Dir: repo, Base: "https://a.test/", Lastmod: mode})
+		want := []sitemap.URL{{Loc: "https://a.test/a.html"}}
+		if len(errs) > 0 || !reflect.DeepEqual(urls, want) {
+			t.Errorf("%v: %v %v, want %v", mode, dump(urls), errs, want)
+		}
+	}
+}
+
+// TestStaticGitConfig: settings in the repository's (or the user's)
+// configuration that change what git log prints do not change the dates.
+// diff.relative makes log's paths relative to the folder.
+func TestStaticGitConfig(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	const d = "2024-05-06T07:08:09+02:00"
+	runGit(t, repo, d, "init", "-q")
+	writeSite(t, repo, map[string]string{"site dir/a b.html": page("", ""), "top.html": page("", "")})
+	runGit(t, repo, d, "add", ".")
+	runGit(t, repo, d, "commit", "-q", "-m", "one")
+	runGit(t, repo, d, "config", "diff.relative", "true")
+	urls, errs := readStatic(t, source.StaticOptions{Dir: filepath.Join(repo, "site dir"), Base: "https://a.test/", Lastmod: source.LastmodGit})
+	want := []sitemap.URL{{Loc: "https://a.test/a%20b.html", LastMod: d}}
+	if len(errs) > 0 || !reflect.DeepEqual(urls, want) {
+		t.Errorf("got %v %v, want %v", dump(urls), errs, dump(want))
+	}
 }
