@@ -30,7 +30,8 @@ type SQLOptions struct {
 	// "pgx"). Required.
 	Driver string
 	// DSN names the database. SQLite: a file path, or a "file:" URI; the
-	// file must exist. PostgreSQL: a URL ("postgres://user:pass@host:5432/db")
+	// file must exist, and is opened read-only (mode=ro) whatever mode
+	// the URI gives, but mode=memory. PostgreSQL: a URL ("postgres://user:pass@host:5432/db")
 	// or key=value pairs ("host=/var/run/postgresql dbname=shop"); the PG*
 	// environment variables and ~/.pgpass fill in what it leaves out, as
 	// for psql.
@@ -110,7 +111,9 @@ func (e *QueryError) Unwrap() error { return e.Err }
 //
 // The database is opened read-only: a SQLite file with mode=ro and the
 // query_only pragma, PostgreSQL in a READ ONLY transaction (which also gives
-// the whole query one snapshot).
+// the whole query one snapshot), through the extended protocol even when
+// the DSN asks for the simple one, so that the query is one statement that
+// cannot end the transaction.
 //
 // # Columns
 //
@@ -249,9 +252,17 @@ func (s *SQL) open(ctx context.Context, o SQLOptions) error {
 	case "postgres":
 		cfg, perr := pgx.ParseConfig(o.DSN)
 		if perr != nil {
-			return fmt.Errorf("postgres: %w", perr) // pgx's message hides the password
+			return fmt.Errorf("postgres: %w", dsnError(perr))
 		}
 		s.name = postgresName(cfg.Config)
+		// The simple protocol (often chosen for PgBouncer) runs several
+		// statements in one query, and a first "COMMIT;" would end the
+		// READ ONLY transaction: run the query alone, unprepared, as the
+		// simple protocol does, but through the extended protocol, which
+		// takes one statement only.
+		if cfg.DefaultQueryExecMode == pgx.QueryExecModeSimpleProtocol {
+			cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+		}
 		s.db = stdlib.OpenDB(*cfg)
 		s.db.SetMaxOpenConns(1)
 		if s.tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
@@ -273,7 +284,11 @@ func sqliteDSN(dsn string) (uri, name string, err error) {
 		if err != nil {
 			return "", "", fmt.Errorf("sqlite: DSN %q: %w", dsn, err)
 		}
-		if q.Get("mode") == "" {
+		// Read-only whatever the URI says (an application's DSN may say
+		// mode=rw): modernc.org/sqlite runs every statement of a query,
+		// and a query starting "PRAGMA query_only = 0;" could then write.
+		// An in-memory database has nothing to protect.
+		if q.Get("mode") != "memory" {
 			q.Set("mode", "ro")
 		}
 		q.Add("_pragma", "query_only(1)")
@@ -292,6 +307,28 @@ func sqliteDSN(dsn string) (uri, name string, err error) {
 	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: dsn}).EscapedPath()}
 	return u.String() + "?mode=ro&_pragma=query_only(1)", name, nil
 }
+
+// dsnError words an error of pgx.ParseConfig without the DSN: pgx masks
+// the password in the DSN it quotes only when it can find it, and a DSN
+// that cannot be parsed is just where it may not ("password = x", with
+// spaces, or an "@" in a URL's password).
+func dsnError(err error) error {
+	var pe *pgconn.ParseConfigError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	bare := *pe
+	bare.ConnString = ""
+	return &parseDSNError{msg: "cannot parse the DSN: " + strings.TrimPrefix(bare.Error(), "cannot parse ``: "), err: err}
+}
+
+type parseDSNError struct {
+	msg string
+	err error
+}
+
+func (e *parseDSNError) Error() string { return e.msg }
+func (e *parseDSNError) Unwrap() error { return e.err }
 
 // postgresName names a database without its password:
 // "postgres://user@host:port/database".

@@ -119,6 +119,11 @@ func TestPostgresUnreachable(t *testing.T) {
 		"postgres://reader:secretpw@127.0.0.1:1/shop?connect_timeout=5",
 		"host=127.0.0.1 port=1 user=reader password=secretpw dbname=shop connect_timeout=5",
 		"postgres://reader:secretpw@127.0.0.1:1/shop?sslmode=nonsense",
+		// pgx masks passwords in DSNs it cannot parse on a best-effort
+		// basis only; these it shows, whole or in part.
+		"host=127.0.0.1 password = secretpw port=abc",
+		`host=127.0.0.1 password=xx\ secretpw port=abc`,
+		"postgres://reader:xx@secretpw@127.0.0.1:99999/shop",
 	} {
 		_, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: "postgresql", DSN: dsn, Query: "SELECT loc FROM pages"})
 		if err == nil {

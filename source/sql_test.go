@@ -400,25 +400,38 @@ func testBuild(t *testing.T, d *testDB) {
 	xsdtest.Check(t, out)
 }
 
-// testReadOnly checks a query cannot write.
+// testReadOnly checks a query cannot write, even when the DSN asks for a
+// writable database (SQLite's mode=rw) or lets several statements through
+// (PostgreSQL's simple protocol, common behind PgBouncer), and the query
+// first ends the read-only mode or transaction.
 func testReadOnly(t *testing.T, d *testDB) {
-	q := "UPDATE products SET slug = 'changed' WHERE id = 1 RETURNING slug AS loc"
-	src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.driver, DSN: d.dsn, Query: q})
-	if err == nil {
-		for range src.All() {
+	writable := "file:" + (&url.URL{Path: d.dsn}).EscapedPath() + "?mode=rw"
+	escape := "PRAGMA query_only = 0; "
+	if d.driver == "postgres" {
+		writable = d.dsn + "&default_query_exec_mode=simple_protocol"
+		escape = "COMMIT; "
+	}
+	for _, c := range []struct{ dsn, query string }{
+		{d.dsn, "UPDATE products SET slug = 'changed' WHERE id = 1 RETURNING slug AS loc"},
+		{writable, escape + "UPDATE products SET slug = 'changed' WHERE id = 1; SELECT 'https://www.example.com/' AS loc"},
+	} {
+		src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.driver, DSN: c.dsn, Query: c.query})
+		if err == nil {
+			for range src.All() {
+			}
+			err = src.Err()
+			src.Close()
 		}
-		err = src.Err()
-		src.Close()
-	}
-	if err == nil {
-		t.Error("an UPDATE ran without error")
-	}
-	var slug string
-	if err := d.db.QueryRow("SELECT slug FROM products WHERE id = 1").Scan(&slug); err != nil {
-		t.Fatal(err)
-	}
-	if slug != "item-1" {
-		t.Errorf("the UPDATE changed the row: slug %q", slug)
+		if err == nil {
+			t.Errorf("%s: %q ran without error", c.dsn, c.query)
+		}
+		var slug string
+		if err := d.db.QueryRow("SELECT slug FROM products WHERE id = 1").Scan(&slug); err != nil {
+			t.Fatal(err)
+		}
+		if slug != "item-1" {
+			t.Fatalf("%s: %q changed the row: slug %q", c.dsn, c.query, slug)
+		}
 	}
 }
 
