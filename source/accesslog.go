@@ -29,9 +29,13 @@ type LogOptions struct {
 	// removed, and so is a query left empty. nil (or empty) keeps none: the
 	// query is dropped, which suits most sites, whose query strings in logs
 	// are tracking, sorting or search parameters that make one page look
-	// like thousands. "*" keeps the whole query as it was sent. Names are
-	// matched exactly as they appear in the log (case-sensitive, not
-	// percent-decoded). Session IDs are the generic filter's job.
+	// like thousands. "*" keeps the whole query as it was sent (escapes
+	// aside, see [Log]). Names are
+	// matched case-sensitively, as they appear in the log once escapes are
+	// in their one spelling (see [Log]: "%61" is "a", "%5B" stays "%5B").
+	// Kept parameters stay in the request's order, repeats and empty
+	// values included ("a=1&a=&a=2"). Session IDs are the generic filter's
+	// job.
 	KeepParams []string
 
 	// Methods are the request methods that count as a visit to a page.
@@ -146,17 +150,25 @@ var ErrLogLine = errors.New("not a Common or Combined Log Format line")
 //
 // A line gives a URL when its method is in Methods, its status in Statuses,
 // its host (if the line has one) is Base's, and its path is not an asset.
-// The path is resolved against Base, its query filtered by KeepParams, its
-// fragment dropped (clients never send one), and the URL normalised with
-// [loc.Normalize]. LogStats.Skipped counts every line that fails a rule.
+// Percent-escapes are first written in one spelling, which RFC 3986 §6.2.2
+// says is the same URL: upper-case hex, and letters, digits and "-._~"
+// unescaped ("/caf%c3%a9" is "/caf%C3%A9", "/%7Euser" is "/~user"), so
+// that the spellings of one page count once and the asset and hidden-path
+// rules see escaped dots ("/%2Eenv" is hidden). The path is resolved
+// against Base, its query filtered by KeepParams, its fragment dropped
+// (clients never send one), and the URL normalised with [loc.Normalize].
+// LogStats.Skipped counts every line that fails a rule.
 //
 // # Repeats
 //
 // A URL is returned once, at its first hit, in the order of first hits.
-// The Log remembers a 64-bit hash of each URL returned (and of its raw
-// form when that differs), so memory grows with the number of distinct
-// URLs, a few tens of bytes each, not with the log's size; it is freed
-// when the stream ends.
+// The Log remembers a 64-bit hash of each URL returned (and of a few of
+// its raw spellings when they differ, at most as many as there are URLs),
+// so memory grows with the number of distinct URLs, a few tens of bytes
+// each, not with the log's size; it is freed
+// when the stream ends. Two URLs whose hashes collide would count as one:
+// with the seed random per Log, the odds for a log of n distinct URLs are
+// about n² in 2⁶⁴ (one in ten thousand for 40 million URLs).
 //
 // # Errors
 //
@@ -166,15 +178,18 @@ var ErrLogLine = errors.New("not a Common or Combined Log Format line")
 // an error that ends the stream (I/O, a damaged gzip stream, a line over
 // [MaxLineBytes]).
 type Log struct {
-	lr    *lineReader
-	f     *os.File
-	name  string
-	line  int
-	err   error
-	cfg   logConfig
-	seed  maphash.Seed
-	seen  map[uint64]struct{}
-	stats LogStats
+	lr   *lineReader
+	f    *os.File
+	name string
+	line int
+	err  error
+	cfg  logConfig
+	seed maphash.Seed
+	seen map[uint64]struct{}
+	// spellings counts the hashes in seen of raw targets first met as
+	// repeats; at most URLs of them are kept.
+	spellings int
+	stats     LogStats
 }
 
 // logConfig is LogOptions compiled for matching.
@@ -343,12 +358,19 @@ func (l *Log) Read() (sitemap.URL, error) {
 			continue
 		}
 		h := maphash.String(l.seed, strings.TrimPrefix(u, l.cfg.origin))
-		_, dup := l.seen[h]
-		l.seen[raw] = struct{}{}
-		if dup {
+		if _, dup := l.seen[h]; dup {
+			// Another spelling of a URL returned: remembered too, so that
+			// it is not normalised again, but only as many as there are
+			// URLs, so that endless spellings ("/x1/../", "/x2/../", …
+			// from a scanner) cannot make memory follow the log's size.
+			if l.spellings < l.stats.URLs {
+				l.seen[raw] = struct{}{}
+				l.spellings++
+			}
 			l.stats.Repeats++
 			continue
 		}
+		l.seen[raw] = struct{}{}
 		l.seen[h] = struct{}{}
 		l.stats.URLs++
 		l.line = l.lr.line
@@ -499,6 +521,9 @@ func (c *logConfig) parse(line string) (target, reason string, col int) {
 	if i := strings.IndexByte(target, '#'); i >= 0 {
 		target = target[:i]
 	}
+	if strings.IndexByte(target, '%') >= 0 {
+		target = canonEscapes(target)
+	}
 	path, query, hasQuery := strings.Cut(target, "?")
 	if c.isAsset(path) {
 		return "", "asset", 0
@@ -567,6 +592,34 @@ func unescapeLog(s string) string {
 		default:
 			b.WriteByte(c)
 		}
+	}
+	return b.String()
+}
+
+// canonEscapes writes the percent-escapes of a request target in one
+// spelling, as RFC 3986 §6.2.2 says equivalent URIs are: upper-case hex,
+// and letters, digits and "-._~" unescaped. Clients differ ("%c3%a9" and
+// "%C3%A9", "%7E" and "~") but ask for one page, which must count once;
+// and "/%2Eenv" is /.env to the server, hidden, as "/x%2Ecss" is a style
+// sheet. Other escapes stay escaped: "%2F" is not a "/".
+func canonEscapes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '%' || i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			b.WriteByte(c)
+			continue
+		}
+		d := unhex(s[i+1])<<4 | unhex(s[i+2])
+		if 'a' <= d && d <= 'z' || 'A' <= d && d <= 'Z' || '0' <= d && d <= '9' || d == '-' || d == '.' || d == '_' || d == '~' {
+			b.WriteByte(d)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(upperHex[d>>4])
+			b.WriteByte(upperHex[d&15])
+		}
+		i += 2
 	}
 	return b.String()
 }

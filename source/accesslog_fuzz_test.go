@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +56,23 @@ func FuzzAccessLog(f *testing.F) {
 			}
 			if again, err := loc.Normalize(u.Loc); err != nil || again != u.Loc {
 				t.Fatalf("%s is not normalised: %q, %v", u.Loc, again, err)
+			}
+			// One spelling per URL: escapes in upper case, none of an
+			// unreserved character (RFC 3986 §6.2.2); and no hidden path,
+			// escaped dots included.
+			for i := 0; i < len(u.Loc); i++ {
+				if u.Loc[i] != '%' {
+					continue
+				}
+				hex := u.Loc[i+1 : min(i+3, len(u.Loc))]
+				d, err := strconv.ParseUint(hex, 16, 8)
+				if c := byte(d); err != nil || len(hex) != 2 || hex != strings.ToUpper(hex) || strings.IndexByte("-._~", c) >= 0 ||
+					'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' {
+					t.Fatalf("%s: escape %%%s is not in its one spelling", u.Loc, hex)
+				}
+			}
+			if p, _, _ := strings.Cut(u.Loc[len(logBase):], "?"); strings.Contains(p, "/.") {
+				t.Fatalf("%s: a hidden path", u.Loc)
 			}
 			if u.LastMod != "" || u.ChangeFreq != "" || u.Priority != "" || len(u.Images) > 0 {
 				t.Fatalf("%s carries more than loc: %+v", u.Loc, u)

@@ -3,6 +3,7 @@ package source_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -318,4 +319,47 @@ func TestLogSampleLimit(t *testing.T) {
 	if len(urls) != 1 || s.Malformed != 25 || len(s.Samples) != 10 || s.Samples[9].Line != 10 || l.Line() != 26 {
 		t.Errorf("%d URLs, %d malformed, %d samples, line %d", len(urls), s.Malformed, len(s.Samples), l.Line())
 	}
+}
+
+// TestLogEscapes: clients spell one URL with escapes in several ways
+// (RFC 3986 §6.2.2: hex in either case, unreserved characters escaped or
+// not); each URL counts once, in one spelling, and the asset and hidden
+// rules see through escaped dots.
+func TestLogEscapes(t *testing.T) {
+	var in strings.Builder
+	for i, target := range []string{
+		"/caf%C3%A9", "/caf%c3%a9", "/caf%c3%A9", // one URL
+		"/~user", "/%7Euser", "/%7euser", // one URL
+		"/%61bout", "/about", // one URL
+		"/a%2fb", "/a%2Fb", // one URL, not /a/b: "/" escaped is not a separator
+		"/a/b",
+		"/q?%61=1&b=2", "/q?a=1", // KeepParams a: one URL
+		"/%2Eenv", "/%2egit/config", "/x/%2e%2E/.htpasswd", // hidden
+		"/style%2Ecss", "/LOGO%2epng", // assets
+		"/100%", "/100%25", // a lone "%" is "%25"
+	} {
+		fmt.Fprintf(&in, "192.0.2.%d - - [10/Oct/2000:13:55:36 -0700] \"GET %s HTTP/1.1\" 200 1\n", i+1, target)
+	}
+	l, err := source.NewLog(strings.NewReader(in.String()), "esc.log", source.LogOptions{Base: logBase, KeepParams: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := readLog(t, l)
+	want := []logHit{
+		{1, logBase + "/caf%C3%A9"},
+		{4, logBase + "/~user"},
+		{7, logBase + "/about"},
+		{9, logBase + "/a%2Fb"},
+		{11, logBase + "/a/b"},
+		{12, logBase + "/q?a=1"},
+		{19, logBase + "/100%25"},
+	}
+	if !reflect.DeepEqual(hits, want) {
+		t.Errorf("got\n%v\nwant\n%v", hits, want)
+	}
+	s := l.Stats()
+	if s.Repeats != 8 || s.Skipped["asset"] != 5 {
+		t.Errorf("%d repeats (want 8), %d assets (want 5): %+v", s.Repeats, s.Skipped["asset"], s)
+	}
+	checkBalance(t, s)
 }
