@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -215,29 +216,29 @@ func (o *generateOptions) hasSources() bool {
 }
 
 // runConfig is the run's setup: the config file, if any, with the flags
-// given over it, or the flags alone.
-func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (*config.Config, error) {
+// given over it, or the flags alone. fromFile is how many of its Sources
+// the file gave; those after are the flags'.
+func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *config.Config, fromFile int, err error) {
 	path := o.configPath
 	if path == "" && len(args) == 0 && !o.hasSources() {
 		if _, err := os.Stat(config.FileName); err != nil {
-			return nil, &usageError{
+			return nil, 0, &usageError{
 				msg:  "generate: no input (give files, \"-\" for the standard input, a source flag such as --dir, or a " + config.FileName + ")",
 				hint: generateHint + "\n  or: sitemapkit init   (writes a " + config.FileName + " to edit)"}
 		}
 		path = config.FileName
 	}
-	cfg := &config.Config{}
+	cfg = &config.Config{}
 	if path != "" {
-		var err error
 		if cfg, err = config.Load(path); err != nil {
-			return nil, &exitError{code: exitUsage, err: err}
+			return nil, 0, &exitError{code: exitUsage, err: err}
 		}
 	} else {
 		switch {
 		case o.base == "":
-			return nil, &usageError{msg: "generate: --base is required (the site's URL)", hint: generateHint}
+			return nil, 0, &usageError{msg: "generate: --base is required (the site's URL)", hint: generateHint}
 		case o.out == "":
-			return nil, &usageError{msg: "generate: --out is required (the folder to publish into)", hint: generateHint}
+			return nil, 0, &usageError{msg: "generate: --out is required (the folder to publish into)", hint: generateHint}
 		}
 	}
 	// Without a file every flag applies, its default included; with one,
@@ -268,6 +269,7 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (*confi
 	}
 
 	// byFlag names the flag behind each source the flags add, for errors.
+	fromFile = len(cfg.Sources)
 	byFlag := map[int]string{}
 	add := func(flag string, s config.Source) {
 		byFlag[len(cfg.Sources)] = flag
@@ -275,12 +277,12 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (*confi
 	}
 	if len(args) > 0 {
 		if i := slices.Index(args, "-"); i >= 0 && slices.Contains(args[i+1:], "-") {
-			return nil, &usageError{msg: `generate: "-" (the standard input) is given twice`, hint: generateHint}
+			return nil, 0, &usageError{msg: `generate: "-" (the standard input) is given twice`, hint: generateHint}
 		}
 		if o.inputFormat == "" || o.inputFormat == "auto" {
 			for _, p := range args {
 				if _, err := source.FormatOf(p); err != nil && p != "-" {
-					return nil, &usageError{msg: "generate: " + err.Error(), hint: "sitemapkit generate --input-format txt|csv|jsonl … " + p}
+					return nil, 0, &usageError{msg: "generate: " + err.Error(), hint: "sitemapkit generate --input-format txt|csv|jsonl … " + p}
 				}
 			}
 		}
@@ -292,13 +294,13 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (*confi
 	}
 	switch {
 	case o.sqlQuery != "" && (o.sqlDriver == "" || o.sqlDSN == "" && o.sqlDSNEnv == ""):
-		return nil, &usageError{msg: "generate: --sql-query needs --sql-driver and --sql-dsn (or --sql-dsn-env)",
+		return nil, 0, &usageError{msg: "generate: --sql-query needs --sql-driver and --sql-dsn (or --sql-dsn-env)",
 			hint: `sitemapkit generate … --sql-driver sqlite --sql-dsn shop.db --sql-query "SELECT loc, updated_at AS lastmod FROM pages"`}
 	case o.sqlQuery != "":
 		add("--sql-query", config.Source{Type: config.TypeSQL, Driver: o.sqlDriver, DSN: o.sqlDSN, DSNEnv: o.sqlDSNEnv,
 			Query: o.sqlQuery, Loc: o.sqlLoc})
 	case o.sqlDriver != "" || o.sqlDSN != "" || o.sqlDSNEnv != "" || o.sqlLoc != "":
-		return nil, &usageError{msg: "generate: --sql-driver, --sql-dsn, --sql-dsn-env and --sql-loc need --sql-query",
+		return nil, 0, &usageError{msg: "generate: --sql-driver, --sql-dsn, --sql-dsn-env and --sql-loc need --sql-query",
 			hint: `sitemapkit generate … --sql-driver sqlite --sql-dsn shop.db --sql-query "SELECT loc, updated_at AS lastmod FROM pages"`}
 	}
 	if len(o.logs) > 0 {
@@ -308,15 +310,29 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (*confi
 		add("--sitemap", config.Source{Type: config.TypeSitemap, Paths: o.sitemaps})
 	}
 	if path != "" && len(cfg.Sources) == 0 && len(cfg.Groups) == 0 {
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s: no [[source]] or [[group]]: nothing to build from", path)}
+		return nil, 0, &exitError{code: exitUsage, err: fmt.Errorf("%s: no [[source]] or [[group]]: nothing to build from", path)}
 	}
-	if err := cfg.Validate(); err != nil {
-		if path == "" {
-			return nil, &usageError{msg: "generate: " + flagWords(err, byFlag), hint: "sitemapkit generate --help"}
+	// Load checked the file alone: what is wrong now is a flag's value (or
+	// a flag against the file), to be named as the flag, not placed at the
+	// file's line of the key, which holds another value.
+	if err := withoutOrigin(cfg).Validate(); err != nil {
+		return nil, 0, &usageError{msg: "generate: " + flagWords(err, byFlag), hint: "sitemapkit generate --help"}
+	}
+	return cfg, fromFile, nil
+}
+
+// withoutOrigin is a copy of c that does not know the file c was read
+// from, if any: its errors name no file and no line. Its Sources and
+// Groups are c's own, so that it finds c's sources (Source.Inputs).
+func withoutOrigin(c *config.Config) *config.Config {
+	p := &config.Config{}
+	from, to := reflect.ValueOf(c).Elem(), reflect.ValueOf(p).Elem()
+	for i := range from.NumField() {
+		if from.Type().Field(i).IsExported() {
+			to.Field(i).Set(from.Field(i))
 		}
-		return nil, &exitError{code: exitUsage, err: err}
 	}
-	return cfg, nil
+	return p
 }
 
 // keyFlags are the flags that set config keys, for errors about a Config
@@ -366,11 +382,14 @@ func flagWords(err error, byFlag map[int]string) string {
 }
 
 func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateOptions, args []string) error {
-	cfg, err := o.runConfig(flags, args)
+	cfg, fromFile, err := o.runConfig(flags, args)
 	if err != nil {
 		return err
 	}
 	cfg.Stdin = a.stdin
+	// A source a flag added is not in the file: its errors must not be
+	// placed there.
+	flagged := withoutOrigin(cfg)
 	type set struct {
 		name    string
 		sources []config.Source
@@ -382,10 +401,14 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	// Every input is resolved before anything is built: a missing file or
 	// a bad option is a usage error, not a half-read run.
 	var inputs [][]config.Input
-	for _, st := range sets {
+	for k, st := range sets {
 		var ins []config.Input
 		for i := range st.sources {
-			more, err := st.sources[i].Inputs(cfg)
+			c := cfg
+			if k == 0 && i >= fromFile {
+				c = flagged
+			}
+			more, err := st.sources[i].Inputs(c)
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
