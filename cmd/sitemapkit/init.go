@@ -26,12 +26,13 @@ urls.txt; an example of each other kind of source (a static site's folder,
 a database query, access logs, existing sitemaps) and of a group is there,
 commented out. docs/config.md documents every key.
 
-An existing file is left as it is unless --force.
+The folders of --config are made if missing. An existing file is left as
+it is unless --force.
 
 EXIT STATUS
   0    the file was written
   2    usage or environment error (the file exists, --base is not a URL,
-       the folder cannot be written)`
+       the folder cannot be made or written)`
 
 const initExample = `  # Start a config for the site, then edit its sources and build:
   sitemapkit init --base https://www.example.com/
@@ -73,6 +74,16 @@ func runInit(a *app, o *initOptions) error {
 	if _, err := config.Parse(strings.NewReader(text), o.path); err != nil {
 		return &usageError{msg: fmt.Sprintf("init: --base %q is not an http or https URL", o.base),
 			hint: "sitemapkit init --base https://www.example.com/"}
+	}
+	// A folder is not the file to write, even with --force, which would
+	// only fail on it; a path ending in "/" names one, existing or not.
+	if st, err := os.Stat(o.path); err == nil && st.IsDir() || strings.HasSuffix(o.path, "/") || strings.HasSuffix(o.path, string(filepath.Separator)) {
+		return &usageError{msg: fmt.Sprintf("init: %s is a folder: --config names the file to write", o.path),
+			hint: "sitemapkit init --config " + shellQuote(filepath.Join(o.path, config.FileName))}
+	}
+	// As init's example does, the file may go into a folder to make.
+	if err := os.MkdirAll(filepath.Dir(o.path), 0o755); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("init: %w", err)}
 	}
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if !o.force {

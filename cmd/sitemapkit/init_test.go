@@ -57,12 +57,11 @@ func TestInit(t *testing.T) {
 	}
 }
 
+// TestInitConfigPath writes the file elsewhere, into folders that do not
+// exist yet, as init's example does (--config site/sitemaps.toml).
 func TestInitConfigPath(t *testing.T) {
 	dir := t.TempDir()
-	p := filepath.Join(dir, "my site", "sitemaps.toml")
-	if err := os.Mkdir(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	p := filepath.Join(dir, "my site", "new", "sitemaps.toml")
 	for _, flag := range []string{"--config", "-o"} {
 		os.Remove(p)
 		r := genRun(t, "", "init", flag, p, "--base", "https://www.example.com/")
@@ -85,8 +84,12 @@ func TestInitErrors(t *testing.T) {
 	}{
 		{"base not a URL", []string{"init", "--base", "www.example.com", "--config", filepath.Join(dir, "a.toml")},
 			"sitemapkit: init: --base \"www.example.com\" is not an http or https URL\nTry: sitemapkit init --base https://www.example.com/\n"},
-		{"missing folder", []string{"init", "--config", filepath.Join(dir, "no", "a.toml")},
-			"sitemapkit: init: open " + filepath.Join(dir, "no", "a.toml") + ": no such file or directory\n"},
+		{"a folder", []string{"init", "--config", dir},
+			"sitemapkit: init: " + dir + " is a folder: --config names the file to write\nTry: sitemapkit init --config " + filepath.Join(dir, "sitemapkit.toml") + "\n"},
+		{"a folder, forced", []string{"init", "--force", "--config", dir},
+			"sitemapkit: init: " + dir + " is a folder: --config names the file to write\nTry: sitemapkit init --config " + filepath.Join(dir, "sitemapkit.toml") + "\n"},
+		{"a new folder", []string{"init", "--config", filepath.Join(dir, "new") + "/"},
+			"sitemapkit: init: " + filepath.Join(dir, "new") + "/ is a folder: --config names the file to write\nTry: sitemapkit init --config " + filepath.Join(dir, "new", "sitemapkit.toml") + "\n"},
 		{"argument", []string{"init", "site.toml"},
 			"sitemapkit: init: unexpected argument \"site.toml\"; the file to write is --config\nTry: sitemapkit init --config site.toml\n"},
 	}
