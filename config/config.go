@@ -55,6 +55,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -355,7 +356,12 @@ func sqliteDSN(dsn string, join func(string) string) string {
 	if p == "" || p == ":memory:" || strings.HasPrefix(p, "/") {
 		return dsn
 	}
-	p = filepath.ToSlash(join(p))
+	// The URI's path is escaped ("my%20shop.db") and the folder is not: a
+	// "#", "?" or "%" in its name must not end or change the path.
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	p = (&url.URL{Path: filepath.ToSlash(join(p))}).EscapedPath()
 	if hasQ {
 		return "file:" + p + "?" + q
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -181,6 +182,9 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			}
 			if p, ok := strings.CutPrefix(d, "file:"); ok {
 				d, _, _ = strings.Cut(p, "?")
+				if u, err := url.PathUnescape(d); err == nil {
+					d = u // as SQLite reads it: "my%20shop.db" is "my shop.db"
+				}
 			}
 			if d == "" || d == ":memory:" {
 				return nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -296,5 +297,46 @@ paths = ["-"]
 	c.Sources[0].Paths = []string{"-"}
 	if got, want := readInputs(t, c, c.Sources), [][]string{{"https://www.example.com/from-stdin"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("stdin: %q, want %q", got, want)
+	}
+}
+
+// TestSQLiteURIRelative reads a SQLite "file:" URI relative to a config
+// file in a folder whose name URIs escape: a space, "#", "?" and "%".
+// The URI's own escapes ("%20") name the file, for Check as for Open.
+func TestSQLiteURIRelative(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my #site? %41")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: filepath.Join(dir, "my shop.db")}).EscapedPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE t (loc TEXT); INSERT INTO t VALUES ('https://www.example.com/a')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, FileName)
+	writeFile(t, p, head+`[[source]]
+type = "sql"
+driver = "sqlite"
+dsn = "file:my%20shop.db?cache=private"
+query = "SELECT loc FROM t"
+`)
+	c, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, err := c.Sources[0].Inputs(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ins[0].Check(); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if got, want := readInputs(t, c, c.Sources), [][]string{{"https://www.example.com/a"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("%q, want %q", got, want)
 	}
 }
