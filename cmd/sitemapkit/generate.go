@@ -469,6 +469,13 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		}
 		return &exitError{code: exitUsage, err: fmt.Errorf("publishing into %s: %w; the published set is left as it was", bopts.Dir, err)}
 	}
+	// A group left without URLs (its inputs empty, filtered out or all
+	// duplicates of earlier ones) has no file: nothing else would say so.
+	for _, g := range cfg.Groups {
+		if !slices.ContainsFunc(res.Files, func(f build.File) bool { return f.Group == g.Name }) {
+			notes = append(notes, fmt.Sprintf("Group %q: no URL, so no file of its own.", g.Name))
+		}
+	}
 	if !o.quiet {
 		printSummary(a, bopts, res, rep, notes)
 	} else if rep.total > 0 {

@@ -43,3 +43,44 @@ paths = ["urls.txt"]
 		}
 	}
 }
+
+// TestGenerateEmptyGroup checks that a group whose sources give no URL
+// (an empty file, a filter that leaves nothing) is said to be empty: it
+// has no file in the set, and nothing else would tell.
+func TestGenerateEmptyGroup(t *testing.T) {
+	dir := t.TempDir()
+	genWrite(t, dir, "urls.txt", genNumbered(3, "page"))
+	genWrite(t, dir, "empty.txt", "")
+	genWrite(t, dir, "posts.txt", genNumbered(2, "post"))
+	cfg := genWrite(t, dir, "sitemapkit.toml", `base = "`+genBase+`"
+out = "public"
+
+[[source]]
+type = "files"
+paths = ["urls.txt"]
+
+[[group]]
+name = "products"
+  [[group.source]]
+  type = "files"
+  paths = ["empty.txt"]
+  [[group.source]]
+  type = "files"
+  paths = ["urls.txt"]
+  exclude = ["/**"]
+
+[[group]]
+name = "blog"
+  [[group.source]]
+  type = "files"
+  paths = ["posts.txt"]
+`)
+	r := genRun(t, "", "generate", "--config", cfg)
+	r.want(t, exitOK)
+	if want := `Group "products": no URL, so no file of its own.`; !strings.Contains(r.stdout, want) {
+		t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+	}
+	if strings.Contains(r.stdout, `"blog"`) {
+		t.Errorf("the summary says a group with URLs is empty:\n%s", r.stdout)
+	}
+}
