@@ -135,7 +135,7 @@ func inputNotes(src source.Source) []string {
 		switch s := src.(type) {
 		case *source.Filter:
 			if n := s.Dropped(); n > 0 {
-				notes = append(notes, fmt.Sprintf("%s: %s left out by --include/--exclude", s.Name(), countOf(n, "URL")))
+				notes = append(notes, fmt.Sprintf("%s: %s left out by the include/exclude filters", s.Name(), countOf(n, "URL")))
 			}
 		case *source.Log:
 			notes = append(notes, logNote(s.Name(), s.Stats())...)

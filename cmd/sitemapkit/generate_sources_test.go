@@ -207,7 +207,7 @@ func TestGenerateEverySource(t *testing.T) {
 		"6 lines read: 1 page (1 more hits of them); 3 skipped",
 		"1 line not in Common or Combined Log Format, ignored:",
 		accessLog + ":6:",
-		"1 URL left out by --include/--exclude",
+		"1 URL left out by the include/exclude filters",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
