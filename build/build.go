@@ -35,7 +35,8 @@
 // Group(ctx, "products"), URLs go into products-1-XXXXXXXX.xml.gz,
 // products-2-…; after Group(ctx, "blog"), into blog-1-…. Each group is
 // numbered on its own, so a change in one group never renames another's
-// files. A set with groups always has an index.
+// files. A set with a group that received URLs always has an index; a
+// group that received none has no file.
 //
 // # Publishing
 //
@@ -609,8 +610,9 @@ func (b *Builder) endChild() error {
 // name-2-…), which the set's index lists after the files before them.
 // A site uses groups to keep its products, posts and news in separate
 // files: a change in one group rewrites only that group's files, and each
-// can be watched on its own in Search Console. A set with a group always
-// has an index, so Group fails with IndexNever.
+// can be watched on its own in Search Console. A set with a group that
+// received URLs always has an index (a group that received none has no
+// file), so Group fails with IndexNever.
 //
 // The name is made of letters, digits, "_" and "-", and differs from
 // Options.Name and from every group before it. Group("") returns to the
