@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/build"
-	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -376,28 +375,10 @@ func testOpenErrors(t *testing.T, d *testDB) {
 func testBuild(t *testing.T, d *testDB) {
 	const n = 20_000
 	src := openSQL(t, d, strings.Replace(productQuery, "ORDER BY", fmt.Sprintf("WHERE id <= %d ORDER BY", n), 1), productLoc)
-	out := t.TempDir()
-	bld, err := build.New(build.Options{Dir: out, Base: "https://www.example.com/", Gzip: true, MaxURLs: 8000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var bad []string
-	err = bld.AddAll(context.Background(), src.All(), func(err error) error {
-		bad = append(bad, source.Place(src)+": "+err.Error())
-		return nil
-	})
-	if err != nil {
-		bld.Abort()
-		t.Fatal(err)
-	}
-	res, err := bld.Publish(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, bad := buildAll(t, src, build.Options{Base: "https://www.example.com/", Gzip: true, MaxURLs: 8000})
 	if res.URLs != n-n/1000*4 || len(bad) != n/1000*4 {
 		t.Errorf("%d URLs, %d errors; want %d and %d: %q", res.URLs, len(bad), n-n/1000*4, n/1000*4, bad[:min(len(bad), 5)])
 	}
-	xsdtest.Check(t, out)
 }
 
 // testReadOnly checks a query cannot write, even when the DSN asks for a

@@ -172,28 +172,10 @@ func TestStaticBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := t.TempDir()
-	bld, err := build.New(build.Options{Dir: out, Base: "https://www.example.com/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var refused []string
-	err = bld.AddAll(context.Background(), s.All(), func(err error) error {
-		refused = append(refused, source.Place(s)+": "+err.Error())
-		return nil
-	})
-	if err != nil {
-		bld.Abort()
-		t.Fatal(err)
-	}
-	res, err := bld.Publish(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, refused := buildAll(t, s, build.Options{Base: "https://www.example.com/"})
 	if res.URLs != 14 || len(refused) != 1 || !strings.Contains(refused[0], "old.html") || !strings.Contains(refused[0], "other.example.org") {
 		t.Errorf("%d URLs (want 14), refused %q (want old.html's canonical)", res.URLs, refused)
 	}
-	xsdtest.Check(t, out)
 }
 
 func TestStaticStripHTML(t *testing.T) {
