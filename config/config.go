@@ -285,6 +285,17 @@ func syntaxError(name string, err error) error {
 	return &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
 }
 
+// Detach returns a copy of c that no longer knows the file it was read
+// from: its errors name no file and no line. A command validates through
+// it what its flags changed after Load, since those mistakes are not the
+// file's. The copy shares c's sources and groups, so Source.Inputs finds
+// c's sources in it.
+func (c *Config) Detach() *Config {
+	d := *c
+	d.origin = nil
+	return &d
+}
+
 // BuildOptions returns the options of the set's builder.
 func (c *Config) BuildOptions() build.Options {
 	o := build.Options{

@@ -454,3 +454,23 @@ func TestDocs(t *testing.T) {
 		}
 	}
 }
+
+// A value changed after Load is validated through Detach: its mistake is
+// not placed at the file's line of the key, which holds another value.
+func TestDetach(t *testing.T) {
+	c, err := Parse(strings.NewReader("base = \"https://www.example.com/\"\nout = \"public\"\nmax_urls = 100\n\n[[source]]\ntype = \"files\"\npaths = [\"u.txt\"]\n"), "site/sitemapkit.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.MaxURLs = 60000
+	if err := c.Validate(); err == nil || !strings.HasPrefix(err.Error(), "site/sitemapkit.toml:3:") {
+		t.Fatalf("Validate = %v, want the file's line of max_urls", err)
+	}
+	err = c.Detach().Validate()
+	if err == nil || strings.Contains(err.Error(), "sitemapkit.toml") || !strings.Contains(err.Error(), "max_urls 60000") {
+		t.Errorf("Detach().Validate() = %v, want the mistake without the file", err)
+	}
+	if d := c.Detach(); &d.Sources[0] != &c.Sources[0] {
+		t.Error("Detach copied the sources: Source.Inputs would not find them")
+	}
+}

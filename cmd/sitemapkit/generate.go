@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -315,24 +314,10 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	// Load checked the file alone: what is wrong now is a flag's value (or
 	// a flag against the file), to be named as the flag, not placed at the
 	// file's line of the key, which holds another value.
-	if err := withoutOrigin(cfg).Validate(); err != nil {
+	if err := cfg.Detach().Validate(); err != nil {
 		return nil, 0, &usageError{msg: "generate: " + flagWords(err, byFlag), hint: "sitemapkit generate --help"}
 	}
 	return cfg, fromFile, nil
-}
-
-// withoutOrigin is a copy of c that does not know the file c was read
-// from, if any: its errors name no file and no line. Its Sources and
-// Groups are c's own, so that it finds c's sources (Source.Inputs).
-func withoutOrigin(c *config.Config) *config.Config {
-	p := &config.Config{}
-	from, to := reflect.ValueOf(c).Elem(), reflect.ValueOf(p).Elem()
-	for i := range from.NumField() {
-		if from.Type().Field(i).IsExported() {
-			to.Field(i).Set(from.Field(i))
-		}
-	}
-	return p
 }
 
 // keyFlags are the flags that set config keys, for errors about a Config
@@ -389,7 +374,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	cfg.Stdin = a.stdin
 	// A source a flag added is not in the file: its errors must not be
 	// placed there.
-	flagged := withoutOrigin(cfg)
+	flagged := cfg.Detach()
 	type set struct {
 		name    string
 		sources []config.Source
