@@ -11,35 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitemapkit/sitemapkit/internal/sharedtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
-
-// corpusDir finds ../shared/corpus beside the module's root.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
-	c := filepath.Join(filepath.Dir(dir), "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(c, "MANIFEST.json")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("corpus not found at %s: CI must provide ../shared", c)
-		}
-		t.Skipf("corpus not found at %s (../shared beside the repository)", c)
-	}
-	return c
-}
 
 type corpusEntry struct {
 	File   string         `json:"file"`
@@ -93,7 +67,7 @@ var corpusNotOurs = map[string]string{
 }
 
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := sharedtest.Corpus(t, "")
 	var passed, skipped int
 	for _, e := range loadManifest(t, dir) {
 		if !corpusReaderKinds[e.Kind] {

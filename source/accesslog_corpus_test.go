@@ -14,23 +14,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitemapkit/sitemapkit/internal/sharedtest"
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/source"
 )
-
-// logCorpusDir is ../shared/corpus/advertools/logs_testing beside the
-// repository: skipped when it is missing, except under CI.
-func logCorpusDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.json")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("corpus not found at %s: CI must provide ../shared", dir)
-		}
-		t.Skipf("corpus not found at %s (../shared beside the repository)", dir)
-	}
-	return dir
-}
 
 // logManifest is what MANIFEST.json says about the corpus's logs.
 type logManifest struct {
@@ -164,7 +151,7 @@ func refParse(t *testing.T, data []byte) refLog {
 // says of each file: its number of lines, the lines that are not log
 // lines in the files every line of which is an access log line or junk.
 func TestLogCorpus(t *testing.T) {
-	dir := logCorpusDir(t)
+	dir := sharedtest.Corpus(t, "")
 	b, err := os.ReadFile(filepath.Join(dir, "MANIFEST.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/sitemapkit/sitemapkit/internal/sharedtest"
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/lint"
@@ -301,24 +302,10 @@ func TestSitemapsFolder(t *testing.T) {
 	}
 }
 
-// corpus returns the path of a corpus file, skipping (failing under CI)
-// when the shared corpus is not there.
-func corpus(t *testing.T, rel string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "shared", "corpus", filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("corpus file missing under CI: %v", err)
-		}
-		t.Skipf("corpus not available: %v", err)
-	}
-	return p
-}
-
 // TestSitemapsCorpus reads real-world sitemaps (images, videos, news,
 // gzipped), each as sitemap.Reader does and as many as the corpus says.
 func TestSitemapsCorpus(t *testing.T) {
-	manifest := corpus(t, "MANIFEST.json")
+	manifest := sharedtest.Corpus(t, "MANIFEST.json")
 	b, err := os.ReadFile(manifest)
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +334,7 @@ func TestSitemapsCorpus(t *testing.T) {
 		"advertools/legacy-2020/sitemap.xml.gz",
 	} {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
-			p := corpus(t, rel)
+			p := sharedtest.Corpus(t, rel)
 			want, _ := direct(t, p)
 			got, errs := split(drain(t, openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}}, p)))
 			if len(errs) > 0 {

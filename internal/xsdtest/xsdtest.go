@@ -5,45 +5,19 @@ package xsdtest
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
-)
 
-var (
-	findOnce sync.Once
-	tool     string
+	"github.com/sitemapkit/sitemapkit/internal/sharedtest"
 )
 
 // Tool returns the path of the xsdcheck script: $SITEMAPKIT_XSDCHECK, or
 // shared/tools/xsdcheck in the folder beside the module's root. It returns
 // "" when there is none.
 func Tool() string {
-	findOnce.Do(func() {
-		if p := os.Getenv("SITEMAPKIT_XSDCHECK"); p != "" {
-			tool = p
-			return
-		}
-		dir, err := os.Getwd()
-		if err != nil {
-			return
-		}
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				p := filepath.Join(filepath.Dir(dir), "shared", "tools", "xsdcheck")
-				if _, err := os.Stat(p); err == nil {
-					tool = p
-				}
-				return
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				return
-			}
-			dir = parent
-		}
-	})
-	return tool
+	if p := os.Getenv("SITEMAPKIT_XSDCHECK"); p != "" {
+		return p
+	}
+	return sharedtest.Path("tools", "xsdcheck")
 }
 
 // Check validates every path (files, or folders searched for *.xml and
