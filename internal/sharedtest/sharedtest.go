@@ -6,6 +6,7 @@ package sharedtest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -52,7 +53,7 @@ func Corpus(t testing.TB, rel string) string {
 	t.Helper()
 	p := Path("corpus", filepath.FromSlash(rel))
 	if p == "" {
-		msg := "corpus " + rel + " not found in ../shared beside the repository"
+		msg := strings.TrimSuffix("shared/corpus/"+rel, "/") + " not found beside the repository"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg + ": CI must provide it")
 		}
