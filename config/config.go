@@ -63,7 +63,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -297,8 +297,8 @@ func (c *Config) Detach() *Config {
 }
 
 // BuildOptions returns the options of the set's builder.
-func (c *Config) BuildOptions() build.Options {
-	o := build.Options{
+func (c *Config) BuildOptions() publish.Options {
+	o := publish.Options{
 		Dir:       c.Out,
 		Base:      c.Base,
 		PublicURL: c.PublicURL,
@@ -314,9 +314,9 @@ func (c *Config) BuildOptions() build.Options {
 	}
 	switch c.Index {
 	case "always":
-		o.Index = build.IndexAlways
+		o.Index = publish.IndexAlways
 	case "never":
-		o.Index = build.IndexNever
+		o.Index = publish.IndexNever
 	}
 	return o
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -237,8 +237,8 @@ name = "blog"
 	}
 
 	o := got.BuildOptions()
-	wantOpts := build.Options{Dir: "site/public", Base: "https://www.example.com/", PublicURL: "https://www.example.com/sitemaps/",
-		Name: "site", Format: sitemap.FormatText, Gzip: true, Index: build.IndexAlways, MaxURLs: 1000, MaxBytes: 1 << 20, NoDedupe: true}
+	wantOpts := publish.Options{Dir: "site/public", Base: "https://www.example.com/", PublicURL: "https://www.example.com/sitemaps/",
+		Name: "site", Format: sitemap.FormatText, Gzip: true, Index: publish.IndexAlways, MaxURLs: 1000, MaxBytes: 1 << 20, NoDedupe: true}
 	if o != wantOpts {
 		t.Errorf("BuildOptions:\n%+v\nwant\n%+v", o, wantOpts)
 	}
@@ -253,13 +253,13 @@ func TestBuildOptionsDefaults(t *testing.T) {
 		t.Errorf("absent strip_params decoded as %q, want nil (the session IDs)", c.Filter.StripParams)
 	}
 	o := c.BuildOptions()
-	want := build.Options{Dir: "public/", Base: "https://www.example.com/", Format: sitemap.FormatURLSet, Index: build.IndexAuto}
+	want := publish.Options{Dir: "public/", Base: "https://www.example.com/", Format: sitemap.FormatURLSet, Index: publish.IndexAuto}
 	if o != want {
 		t.Errorf("BuildOptions:\n%+v\nwant\n%+v", o, want)
 	}
 	// build accepts them as they are.
 	want.Dir = t.TempDir()
-	b, err := build.New(want)
+	b, err := publish.New(want)
 	if err != nil {
 		t.Fatal(err)
 	}

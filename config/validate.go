@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -94,7 +94,7 @@ func (v *validator) top(c *Config) {
 	if c.PublicURL != "" {
 		v.siteURL([]string{"public_url"}, c.PublicURL)
 	}
-	if c.Name != "" && !build.ValidName(c.Name) {
+	if c.Name != "" && !publish.ValidName(c.Name) {
 		v.errorf([]string{"name"}, "name %q: use letters, digits, _ and - only", c.Name)
 	}
 	v.oneOf([]string{"format"}, c.Format, "xml", "txt")
@@ -118,7 +118,7 @@ func (v *validator) top(c *Config) {
 		switch {
 		case g.Name == "":
 			v.errorf(p, `a group needs a name, e.g. name = "products"`)
-		case !build.ValidName(g.Name):
+		case !publish.ValidName(g.Name):
 			v.errorf(at(p, "name"), "group name %q: use letters, digits, _ and - only", g.Name)
 		case g.Name == c.Name || c.Name == "" && g.Name == "sitemap":
 			v.errorf(at(p, "name"), "group name %q is the set's own name (name); choose another", g.Name)

@@ -60,7 +60,7 @@ func ExampleWriter_index() {
 
 // A stream of URLs is split into files at ErrFull: the entry that did not
 // fit starts the next file. The limit is lowered here to show it; package
-// build does this, with gzip and an index, for real sets.
+// Package publish does this, with gzip and an index, for real sets.
 func ExampleWriter_split() {
 	var files []*bytes.Buffer
 	var w *sitemap.Writer

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -12,10 +12,10 @@ import (
 // buildAll publishes every URL of src with opts through the real builder,
 // checks the files against the schemas, and returns the result with the
 // refusals, each named by its place.
-func buildAll(t *testing.T, src source.Source, opts build.Options) (*build.Result, []string) {
+func buildAll(t *testing.T, src source.Source, opts publish.Options) (*publish.Result, []string) {
 	t.Helper()
 	opts.Dir = t.TempDir()
-	bld, err := build.New(opts)
+	bld, err := publish.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

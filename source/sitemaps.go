@@ -21,7 +21,7 @@ type SitemapsOptions struct {
 	// Timeout (each fetch, body included, also while the body waits for
 	// the entries before it to be read), UserAgent, MaxDepth, MaxBytes and
 	// Transport have the defaults documented there. Base is not used:
-	// entries are read, not checked (package build checks their scope).
+	// entries are read, not checked (package publish checks their scope).
 	// Concurrency is how many documents are fetched and read ahead of the
 	// one whose entries Read returns; its default here is 2 (the current
 	// document, and the next one fetched meanwhile). Entries come out in

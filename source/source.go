@@ -8,7 +8,7 @@
 // Every source reads its input in one pass with constant memory (a log
 // keeps 64-bit hashes of the pages it has given, to give each once), and
 // returns one URL at a time from Read, or all of them from All as an
-// iter.Seq2 that package build consumes. A source only gives what its input
+// iter.Seq2 that package publish consumes. A source only gives what its input
 // says: no lastmod, changefreq or priority is ever made up (a visit in a
 // log is not a change; a build folder's mtime is the build's time, so the
 // folder's lastmod comes from git unless asked otherwise). The sections

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -375,7 +375,7 @@ func testOpenErrors(t *testing.T, d *testDB) {
 func testBuild(t *testing.T, d *testDB) {
 	const n = 20_000
 	src := openSQL(t, d, strings.Replace(productQuery, "ORDER BY", fmt.Sprintf("WHERE id <= %d ORDER BY", n), 1), productLoc)
-	res, bad := buildAll(t, src, build.Options{Base: "https://www.example.com/", Gzip: true, MaxURLs: 8000})
+	res, bad := buildAll(t, src, publish.Options{Base: "https://www.example.com/", Gzip: true, MaxURLs: 8000})
 	if res.URLs != n-n/1000*4 || len(bad) != n/1000*4 {
 		t.Errorf("%d URLs, %d errors; want %d and %d: %q", res.URLs, len(bad), n-n/1000*4, n/1000*4, bad[:min(len(bad), 5)])
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -172,7 +172,7 @@ func TestStaticBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, refused := buildAll(t, s, build.Options{Base: "https://www.example.com/"})
+	res, refused := buildAll(t, s, publish.Options{Base: "https://www.example.com/"})
 	if res.URLs != 14 || len(refused) != 1 || !strings.Contains(refused[0], "old.html") || !strings.Contains(refused[0], "other.example.org") {
 		t.Errorf("%d URLs (want 14), refused %q (want old.html's canonical)", res.URLs, refused)
 	}
@@ -553,7 +553,7 @@ func TestStaticHreflangInvalid(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	bld, err := build.New(build.Options{Dir: out, Base: "https://www.example.com/"})
+	bld, err := publish.New(publish.Options{Dir: out, Base: "https://www.example.com/"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/config"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
@@ -410,10 +410,10 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 
 	bopts := cfg.BuildOptions()
-	b, err := build.New(bopts)
+	b, err := publish.New(bopts)
 	if err != nil {
 		if msg := err.Error(); strings.Contains(msg, "Options.") {
-			return &usageError{msg: "generate: " + flagNames.Replace(strings.TrimPrefix(msg, "build: ")), hint: "sitemapkit generate --help"}
+			return &usageError{msg: "generate: " + flagNames.Replace(strings.TrimPrefix(msg, "publish: ")), hint: "sitemapkit generate --help"}
 		}
 		return &exitError{code: exitUsage, err: err}
 	}
@@ -447,9 +447,9 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		switch {
 		case errors.Is(err, context.Canceled):
 			return err
-		case errors.Is(err, build.ErrEmpty):
+		case errors.Is(err, publish.ErrEmpty):
 			return &exitError{code: exitInputErrors, err: errors.New("no URL to publish; the published set is left as it was")}
-		case errors.Is(err, build.ErrNeedsIndex):
+		case errors.Is(err, publish.ErrNeedsIndex):
 			return &exitError{code: exitInputErrors, err: fmt.Errorf("%w (--index never); nothing was published", err)}
 		}
 		return &exitError{code: exitUsage, err: fmt.Errorf("publishing into %s: %w; the published set is left as it was", bopts.Dir, err)}
@@ -457,7 +457,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	// A group left without URLs (its inputs empty, filtered out or all
 	// duplicates of earlier ones) has no file: nothing else would say so.
 	for _, g := range cfg.Groups {
-		if !slices.ContainsFunc(res.Files, func(f build.File) bool { return f.Group == g.Name }) {
+		if !slices.ContainsFunc(res.Files, func(f publish.File) bool { return f.Group == g.Name }) {
 			notes = append(notes, fmt.Sprintf("Group %q: no URL, so no file of its own.", g.Name))
 		}
 	}
@@ -486,7 +486,7 @@ var flagNames = strings.NewReplacer(
 // what the input says of itself (a log's skipped lines, a filter's drops).
 // An input that cannot be read to its end stops the run: publishing the
 // rest would drop its URLs from the live set.
-func addInput(ctx context.Context, b *build.Builder, in *config.Input, rep *refusals, prog *progress, notes *[]string) error {
+func addInput(ctx context.Context, b *publish.Builder, in *config.Input, rep *refusals, prog *progress, notes *[]string) error {
 	src, closeInput, err := in.Open(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -523,7 +523,7 @@ func addInput(ctx context.Context, b *build.Builder, in *config.Input, rep *refu
 		return err
 	case ahead.Err() != nil:
 		return &exitError{code: exitInputErrors, err: fmt.Errorf("%w; nothing was published", err)}
-	case errors.Is(err, build.ErrNeedsIndex):
+	case errors.Is(err, publish.ErrNeedsIndex):
 		return &exitError{code: exitInputErrors, err: fmt.Errorf("%w (--index never); nothing was published", err)}
 	}
 	return &exitError{code: exitUsage, err: fmt.Errorf("%w; nothing was published", err)}

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -67,7 +67,7 @@ func (r *refusals) print(w io.Writer) {
 // summaryFiles is how many files the summary lists before it abbreviates.
 const summaryFiles = 12
 
-func printSummary(a *app, o build.Options, res *build.Result, rep *refusals, notes []string) {
+func printSummary(a *app, o publish.Options, res *publish.Result, rep *refusals, notes []string) {
 	w := a.stdout
 	fmt.Fprintf(w, "Published %s in %s into %s (%s).\n", countOf(res.URLs, "URL"), countOf(len(res.Files), "file"), o.Dir,
 		res.Elapsed.Round(time.Millisecond))

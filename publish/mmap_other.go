@@ -1,6 +1,6 @@
 //go:build !unix
 
-package build
+package publish
 
 // allocWords returns n zeroed words on the Go heap, where no anonymous
 // mapping is to be had.

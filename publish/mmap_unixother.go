@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package build
+package publish
 
 import (
 	"syscall"

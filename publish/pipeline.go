@@ -1,4 +1,4 @@
-package build
+package publish
 
 import (
 	"bufio"
@@ -327,7 +327,7 @@ func (p *pipeline) write(o *out, b []byte) error {
 		_, err = p.bw.Write(b)
 	}
 	if err != nil {
-		return fmt.Errorf("build: writing %s: %w", o.f.Name(), err)
+		return fmt.Errorf("publish: writing %s: %w", o.f.Name(), err)
 	}
 	return nil
 }
@@ -337,12 +337,12 @@ func (p *pipeline) end(o *out) error {
 	if o.gz {
 		if err := p.gz.Close(); err != nil {
 			o.f.Close()
-			return fmt.Errorf("build: writing %s: %w", o.f.Name(), err)
+			return fmt.Errorf("publish: writing %s: %w", o.f.Name(), err)
 		}
 	}
 	if err := p.bw.Flush(); err != nil {
 		o.f.Close()
-		return fmt.Errorf("build: writing %s: %w", o.f.Name(), err)
+		return fmt.Errorf("publish: writing %s: %w", o.f.Name(), err)
 	}
 	o.c.disk = o.cw.n
 	o.c.sum = o.sum.sum()
@@ -355,7 +355,7 @@ func (p *pipeline) end(o *out) error {
 func (p *pipeline) compress(c *child) error {
 	src, err := os.Open(c.tmp)
 	if err != nil {
-		return fmt.Errorf("build: %w", err)
+		return fmt.Errorf("publish: %w", err)
 	}
 	defer src.Close()
 	f, err := p.createTemp()
@@ -368,15 +368,15 @@ func (p *pipeline) compress(c *child) error {
 	p.resetGzip()
 	if _, err := io.Copy(p.gz, src); err != nil {
 		f.Close()
-		return fmt.Errorf("build: compressing %s: %w", c.tmp, err)
+		return fmt.Errorf("publish: compressing %s: %w", c.tmp, err)
 	}
 	if err := p.gz.Close(); err != nil {
 		f.Close()
-		return fmt.Errorf("build: writing %s: %w", f.Name(), err)
+		return fmt.Errorf("publish: writing %s: %w", f.Name(), err)
 	}
 	if err := p.bw.Flush(); err != nil {
 		f.Close()
-		return fmt.Errorf("build: writing %s: %w", f.Name(), err)
+		return fmt.Errorf("publish: writing %s: %w", f.Name(), err)
 	}
 	// The plain temp file stays until the end, with the others (the
 	// syncer may still hold it open, which some systems do not allow
@@ -394,7 +394,7 @@ func (p *pipeline) syncer() {
 			err = cerr
 		}
 		if err != nil {
-			p.fail(fmt.Errorf("build: writing %s: %w", f.Name(), err))
+			p.fail(fmt.Errorf("publish: writing %s: %w", f.Name(), err))
 		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package build
+package publish
 
 // lockDir does nothing where flock(2) does not exist: one run per folder
 // at a time is then up to the caller.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package build
+package publish
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 func lockDir(dir string) (unlock func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	for {
 		err = syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
@@ -26,9 +26,9 @@ func lockDir(dir string) (unlock func(), err error) {
 	if err != nil {
 		d.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("build: %s: %w", dir, ErrBusy)
+			return nil, fmt.Errorf("publish: %s: %w", dir, ErrBusy)
 		}
-		return nil, fmt.Errorf("build: locking %s: %w", dir, err)
+		return nil, fmt.Errorf("publish: locking %s: %w", dir, err)
 	}
 	return func() { d.Close() }, nil
 }

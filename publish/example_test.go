@@ -1,4 +1,4 @@
-package build_test
+package publish_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"os"
 	"regexp"
 
-	"github.com/sitemapkit/sitemapkit/build"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -23,7 +23,7 @@ func Example() {
 	}
 	defer os.RemoveAll(dir)
 
-	b, err := build.New(build.Options{
+	b, err := publish.New(publish.Options{
 		Dir:     dir,
 		Base:    "https://www.example.com/",
 		Gzip:    true,

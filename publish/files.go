@@ -1,4 +1,4 @@
-package build
+package publish
 
 import (
 	"encoding/json"
@@ -41,18 +41,18 @@ func writeFileAtomic(dir, name, prefix string, data []byte, durable bool) (err e
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("build: writing %s: %w", tmp, err)
+		return fmt.Errorf("publish: writing %s: %w", tmp, err)
 	}
 	if durable {
 		if err = f.Sync(); err != nil {
-			return fmt.Errorf("build: writing %s: %w", tmp, err)
+			return fmt.Errorf("publish: writing %s: %w", tmp, err)
 		}
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("build: writing %s: %w", tmp, err)
+		return fmt.Errorf("publish: writing %s: %w", tmp, err)
 	}
 	if err = os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		return fmt.Errorf("build: %w", err)
+		return fmt.Errorf("publish: %w", err)
 	}
 	if durable {
 		return syncDir(dir)
@@ -66,12 +66,12 @@ func writeFileAtomic(dir, name, prefix string, data []byte, durable bool) (err e
 func createTemp(dir, prefix string) (*os.File, error) {
 	f, err := os.CreateTemp(dir, prefix+"*")
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	return f, nil
 }
@@ -80,7 +80,7 @@ func createTemp(dir, prefix string) (*os.File, error) {
 // rename durable.
 func commit(tmp, dir, name string) error {
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		return fmt.Errorf("build: %w", err)
+		return fmt.Errorf("publish: %w", err)
 	}
 	return syncDir(dir)
 }
@@ -89,14 +89,14 @@ func commit(tmp, dir, name string) error {
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
-		return fmt.Errorf("build: %w", err)
+		return fmt.Errorf("publish: %w", err)
 	}
 	err = d.Sync()
 	if cerr := d.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return fmt.Errorf("build: syncing %s: %w", dir, err)
+		return fmt.Errorf("publish: syncing %s: %w", dir, err)
 	}
 	return nil
 }
@@ -106,13 +106,13 @@ func syncDir(dir string) error {
 func removeLeftovers(dir, prefix string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("build: %w", err)
+		return fmt.Errorf("publish: %w", err)
 	}
 	var errs []error
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), prefix) && e.Type().IsRegular() {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, fmt.Errorf("build: removing a temp file: %w", err))
+				errs = append(errs, fmt.Errorf("publish: removing a temp file: %w", err))
 			}
 		}
 	}
@@ -151,11 +151,11 @@ func readManifest(dir, name string) (*manifest, error) {
 		return &manifest{}, nil
 	}
 	if err != nil {
-		return &manifest{}, fmt.Errorf("build: %w", err)
+		return &manifest{}, fmt.Errorf("publish: %w", err)
 	}
 	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Version != 1 {
-		return &manifest{}, fmt.Errorf("build: ignoring damaged manifest %s", manifestName(name))
+		return &manifest{}, fmt.Errorf("publish: ignoring damaged manifest %s", manifestName(name))
 	}
 	return &m, nil
 }
@@ -163,7 +163,7 @@ func readManifest(dir, name string) (*manifest, error) {
 func writeManifest(dir, prefix string, m *manifest) error {
 	data, err := json.MarshalIndent(m, "", "\t")
 	if err != nil {
-		return fmt.Errorf("build: %w", err)
+		return fmt.Errorf("publish: %w", err)
 	}
 	return writeFileAtomic(dir, manifestName(m.Name), prefix, append(data, '\n'), false)
 }

@@ -1,4 +1,4 @@
-// Package build turns a stream of URLs into a published set of sitemap
+// Package publish turns a stream of URLs into a published set of sitemap
 // files: split at the protocol's limits, gzipped, indexed, and swapped into
 // place atomically.
 //
@@ -82,7 +82,7 @@
 // encoded while file k is compressed and memory does not grow with the set.
 // De-duplication keeps 64-bit hashes of the locs in a flat table, behind a
 // Bloom filter that stays in cache: at most 15.6 bytes per URL.
-package build
+package publish
 
 import (
 	"bytes"
@@ -117,15 +117,15 @@ const (
 // Errors a Builder returns.
 var (
 	// ErrNeedsIndex: with IndexNever, the URLs do not fit in one file.
-	ErrNeedsIndex = errors.New("build: the URLs do not fit in one sitemap and no index may be written")
+	ErrNeedsIndex = errors.New("publish: the URLs do not fit in one sitemap and no index may be written")
 	// ErrEmpty: Publish found no URL to publish (none added, or all
 	// refused); the published set is left as it was rather than replaced by
 	// an empty one, which the protocol does not allow anyway.
-	ErrEmpty = errors.New("build: no URL to publish")
+	ErrEmpty = errors.New("publish: no URL to publish")
 	// ErrBusy: another run is publishing into the same folder.
 	ErrBusy = errors.New("another run is publishing into this folder")
 	// ErrDone: the Builder has already published or been aborted.
-	ErrDone = errors.New("build: the set was already published or aborted")
+	ErrDone = errors.New("publish: the set was already published or aborted")
 )
 
 // Options configure a Builder. The zero value of each field is its default.
@@ -237,49 +237,49 @@ func (b *Builder) at(step string) {
 func New(opts Options) (*Builder, error) {
 	start := time.Now()
 	if opts.Dir == "" {
-		return nil, errors.New("build: Options.Dir is required")
+		return nil, errors.New("publish: Options.Dir is required")
 	}
 	if opts.Base == "" {
-		return nil, errors.New("build: Options.Base is required")
+		return nil, errors.New("publish: Options.Base is required")
 	}
 	if opts.Name == "" {
 		opts.Name = "sitemap"
 	}
 	if !ValidName(opts.Name) {
-		return nil, fmt.Errorf("build: Options.Name %q: use letters, digits, _ and - only", opts.Name)
+		return nil, fmt.Errorf("publish: Options.Name %q: use letters, digits, _ and - only", opts.Name)
 	}
 	switch opts.Format {
 	case sitemap.FormatUnknown:
 		opts.Format = sitemap.FormatURLSet
 	case sitemap.FormatURLSet, sitemap.FormatText:
 	default:
-		return nil, fmt.Errorf("build: Options.Format %v: want urlset or text", opts.Format)
+		return nil, fmt.Errorf("publish: Options.Format %v: want urlset or text", opts.Format)
 	}
 	if opts.Index < IndexAuto || opts.Index > IndexNever {
-		return nil, fmt.Errorf("build: Options.Index %d is not an IndexMode", opts.Index)
+		return nil, fmt.Errorf("publish: Options.Index %d is not an IndexMode", opts.Index)
 	}
 	switch {
 	case opts.MaxURLs == 0:
 		opts.MaxURLs = sitemap.MaxURLs
 	case opts.MaxURLs < 0 || opts.MaxURLs > sitemap.MaxURLs:
-		return nil, fmt.Errorf("build: Options.MaxURLs %d: want 1 to %d", opts.MaxURLs, sitemap.MaxURLs)
+		return nil, fmt.Errorf("publish: Options.MaxURLs %d: want 1 to %d", opts.MaxURLs, sitemap.MaxURLs)
 	}
 	switch {
 	case opts.MaxBytes == 0:
 		opts.MaxBytes = sitemap.MaxBytes
 	case opts.MaxBytes < 0 || opts.MaxBytes > sitemap.MaxBytes:
-		return nil, fmt.Errorf("build: Options.MaxBytes %d: want 1 to %d", opts.MaxBytes, sitemap.MaxBytes)
+		return nil, fmt.Errorf("publish: Options.MaxBytes %d: want 1 to %d", opts.MaxBytes, sitemap.MaxBytes)
 	}
 	opts.Base = dirURL(opts.Base)
 	baseScope, err := loc.NewScope(opts.Base)
 	if err != nil {
-		return nil, fmt.Errorf("build: Options.Base: %w", err)
+		return nil, fmt.Errorf("publish: Options.Base: %w", err)
 	}
 	public := baseScope
 	if opts.PublicURL != "" {
 		opts.PublicURL = dirURL(opts.PublicURL)
 		if public, err = loc.NewScope(opts.PublicURL); err != nil {
-			return nil, fmt.Errorf("build: Options.PublicURL: %w", err)
+			return nil, fmt.Errorf("publish: Options.PublicURL: %w", err)
 		}
 	}
 	scope := public
@@ -287,7 +287,7 @@ func New(opts Options) (*Builder, error) {
 		scope = baseScope
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	unlock, err := lockDir(opts.Dir)
 	if err != nil {
@@ -626,13 +626,13 @@ func (b *Builder) Group(ctx context.Context, name string) error {
 	case name == b.group:
 		return nil
 	case b.opts.Index == IndexNever:
-		return fmt.Errorf("build: group %q: a set with groups needs an index, and Options.Index is IndexNever", name)
+		return fmt.Errorf("publish: group %q: a set with groups needs an index, and Options.Index is IndexNever", name)
 	case name != "" && !ValidName(name):
-		return fmt.Errorf("build: group %q: use letters, digits, _ and - only", name)
+		return fmt.Errorf("publish: group %q: use letters, digits, _ and - only", name)
 	case name == b.opts.Name:
-		return fmt.Errorf("build: group %q: the set's own name (Options.Name) cannot name a group", name)
+		return fmt.Errorf("publish: group %q: the set's own name (Options.Name) cannot name a group", name)
 	case b.groups[name] > 0:
-		return fmt.Errorf("build: group %q was already used: a group's URLs must be added together", name)
+		return fmt.Errorf("publish: group %q was already used: a group's URLs must be added together", name)
 	}
 	if b.w != nil {
 		b.cw.ctx = ctx
@@ -824,18 +824,18 @@ func (b *Builder) publish(ctx context.Context) error {
 		switch {
 		case err == nil:
 			if !sameFile(old, p, st) {
-				return fmt.Errorf("build: %s exists with other content; remove it and run again", target)
+				return fmt.Errorf("publish: %s exists with other content; remove it and run again", target)
 			}
 			p.Kept = true
 			if err := os.Remove(p.tmp); err != nil {
-				return fmt.Errorf("build: %w", err)
+				return fmt.Errorf("publish: %w", err)
 			}
 		case errors.Is(err, os.ErrNotExist):
 			if err := os.Rename(p.tmp, target); err != nil {
-				return fmt.Errorf("build: %w", err)
+				return fmt.Errorf("publish: %w", err)
 			}
 		default:
-			return fmt.Errorf("build: %w", err)
+			return fmt.Errorf("publish: %w", err)
 		}
 		b.at("child-renamed")
 	}
@@ -853,7 +853,7 @@ func (b *Builder) publish(ctx context.Context) error {
 			p.Kept = true
 			if p.tmp != "" {
 				if err := os.Remove(p.tmp); err != nil {
-					return fmt.Errorf("build: %w", err)
+					return fmt.Errorf("publish: %w", err)
 				}
 			}
 		} else if err := commit(p.tmp, dir, p.Name); err != nil {
@@ -890,7 +890,7 @@ func (b *Builder) publish(ctx context.Context) error {
 	var left []manifestFile
 	for _, f := range stale {
 		if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("build: stale file not removed: %v", err))
+			b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("publish: stale file not removed: %v", err))
 			left = append(left, f)
 		}
 	}
@@ -930,7 +930,7 @@ func (b *Builder) encodeIndexes(children []*planned) (docs [][]byte, counts []in
 			err = w.WriteIndex(&e)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("build: index entry for %s: %w", p.Name, err)
+			return nil, nil, fmt.Errorf("publish: index entry for %s: %w", p.Name, err)
 		}
 	}
 	if err := w.Close(); err != nil {
@@ -955,7 +955,7 @@ func writeAndSync(f *os.File, data []byte) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("build: writing %s: %w", f.Name(), err)
+		return fmt.Errorf("publish: writing %s: %w", f.Name(), err)
 	}
 	return nil
 }
