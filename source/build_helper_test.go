@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
