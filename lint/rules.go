@@ -57,7 +57,7 @@ var (
 	SessionID = newRule(sitemap.RuleSessionID, Warning, "",
 		"URL carries a session ID\nSession IDs (sid, PHPSESSID, jsessionid…) make one page many URLs; list canonical URLs only.")
 	InvalidDate = newRule(sitemap.RuleInvalidDate, Error, "Invalid date",
-		"Not a W3C datetime\nlastmod and the extensions' dates must be YYYY-MM-DD or a full date and time with a timezone, e.g. 2024-05-01T10:00:00+02:00.")
+		"Not a W3C datetime\nlastmod and the extensions' dates must be YYYY-MM-DD or a full date and time with a timezone, e.g. 2024-05-01T10:00:00+02:00. An empty <lastmod/> is invalid too (the schema refuses it): leave the element out when the date is unknown.")
 	TimeWithoutZone = newRule(sitemap.RuleTimeWithoutZone, Error, "Invalid date",
 		"Time without a timezone\nW3C datetime requires a timezone whenever a time is given; Google reports \"Invalid date\". The schema (xsd:dateTime) wrongly accepts it.")
 	InvalidChangefreq = newRule(sitemap.RuleInvalidChangefreq, Error, "Invalid tag value",

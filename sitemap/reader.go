@@ -19,8 +19,11 @@ type Position struct {
 // A Notice is a departure from the protocol that a Reader tolerated and
 // read past: the entries around it are still returned. Rule is one of the
 // Rule… IDs: RuleLeadingWhitespace, RuleIncorrectNamespace, RuleUnknownTag,
-// RuleElementOrder, RuleMissingTag, RuleInvalidCharacter; RuleInvalidURL
-// for a line of a text sitemap that is not a URL; RuleDeprecatedTag for
+// RuleElementOrder, RuleMissingTag (also for an image without image:loc,
+// which is not returned), RuleInvalidCharacter; RuleInvalidURL for a line
+// of a text sitemap that is not a URL; RuleInvalidDate for an empty
+// <lastmod> (read as absent); RuleVideo for a video with an empty
+// video:thumbnail_loc (not returned); RuleDeprecatedTag for
 // each tag or attribute Google deprecated in 2022 (image:caption,
 // image:geo_location, image:title, image:license, video:category,
 // video:gallery_loc, video:price, video:tvshow, and video:player_loc's
@@ -44,7 +47,9 @@ type Notice struct {
 // excepted, which XML allows and is read silently), a missing or wrong
 // namespace (the https:// variant, Google's old 0.84 one, none at all),
 // unknown elements (skipped), elements out of the schema's order, entries
-// without <loc> (not returned), undefined entities and bare '&' (kept as
+// without <loc>, images without <image:loc> and videos with an empty
+// <video:thumbnail_loc> (not returned, the entry is), an empty <lastmod>
+// (read as absent), undefined entities and bare '&' (kept as
 // written), characters XML does not allow. It reads silently: CDATA,
 // comments and processing instructions, the five predefined entities and
 // character references, white space around values (ASCII and Unicode

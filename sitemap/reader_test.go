@@ -371,7 +371,7 @@ var rdCases = []rdCase{
 			"<url><lastmod>2024-01-01</lastmod></url>\n<url><loc> </loc></url>\n<url/>\n" +
 			"<url><loc>http://a.example/</loc><image:image><image:caption>c</image:caption></image:image><xhtml:link rel=\"alternate\" hreflang=\"de\"/></url>\n" +
 			"</urlset>",
-		want:    []sitemap.URL{{Loc: "http://a.example/", Images: []sitemap.Image{{Caption: "c"}}}},
+		want:    []sitemap.URL{{Loc: "http://a.example/"}}, // the image without image:loc is dropped, the page kept
 		notices: []string{"2:1 missing-tag", "3:1 missing-tag", "4:1 missing-tag", "5:47 deprecated-tag", "5:34 missing-tag", "5:93 missing-tag"},
 	},
 	{

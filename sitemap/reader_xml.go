@@ -226,6 +226,11 @@ func (r *Reader) entry() (*URL, error) {
 				return nil, err
 			}
 			a, z := trim(r.vals, a0)
+			if f == 1 && a == z {
+				// The schema rejects it; read as absent, so that what is
+				// read can be written again.
+				r.warn(s.marks[r.fields[1]], RuleInvalidDate, "empty <lastmod> (not read): a date is required when the element is present")
+			}
 			if f >= 2 {
 				if c := intern(f, r.vals[a:z]); c != "" {
 					fixed[f] = c
@@ -520,10 +525,33 @@ func (r *Reader) image(u *URL) error {
 		return err
 	}
 	if img.Loc == "" {
-		r.warn(off, RuleMissingTag, fmt.Sprintf("<%s> without <image:loc>", qname))
+		// An image is its URL: without one it is dropped, not returned for
+		// a Writer to refuse with the whole page.
+		r.dropExt(extImage, index)
+		r.warn(off, RuleMissingTag, fmt.Sprintf("<%s> %s <image:loc> (not read)", qname, withoutOrEmpty(seen&1 != 0)))
+		return nil
 	}
 	u.Images = append(u.Images, img)
 	return nil
+}
+
+// dropExt forgets the marks of the index-th image or video, which is not
+// returned, so that the next one, given the same index, finds its own.
+func (r *Reader) dropExt(k extKind, index int) {
+	marks := r.ext[k]
+	for len(marks) > 0 && marks[len(marks)-1].index == index {
+		marks = marks[:len(marks)-1]
+	}
+	r.ext[k] = marks
+}
+
+// withoutOrEmpty words a missing required child: "with an empty" when its
+// element was there, "without" when not.
+func withoutOrEmpty(present bool) string {
+	if present {
+		return "with an empty"
+	}
+	return "without"
 }
 
 // videoFields gives the schema's order of <video:video>'s children.
@@ -546,8 +574,9 @@ var videoNames = [...]string{
 
 func (r *Reader) video(u *URL) error {
 	s := &r.s
+	off, qname := s.tag.off, string(s.tag.qname)
 	index := len(u.Videos)
-	r.markExt(extVideo, "video:video", index, s.tag.off)
+	r.markExt(extVideo, "video:video", index, off)
 	var v Video
 	last := -1
 	var seen uint32
@@ -634,6 +663,15 @@ func (r *Reader) video(u *URL) error {
 	})
 	if err != nil {
 		return err
+	}
+	if v.ThumbnailLoc == "" && seen&1 != 0 {
+		// An empty thumbnail, as an image's empty URL: the video is
+		// dropped, the page is kept. A video without the element is read
+		// as the file has it, as other readers do.
+		at := s.marks[r.extMark("video:thumbnail_loc", index)]
+		r.dropExt(extVideo, index)
+		r.warn(at, RuleVideo, fmt.Sprintf("<%s> with an empty <video:thumbnail_loc> (not read): Google requires it in every <video:video>", qname))
+		return nil
 	}
 	u.Videos = append(u.Videos, v)
 	return nil
