@@ -2,15 +2,11 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
-	"sort"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -88,95 +84,13 @@ EXIT STATUS
 	return cmd
 }
 
-// validateReport is the JSON document of validate --format json,
-// documented in docs/validate.md.
-type validateReport struct {
-	Files       []lint.FileResult `json:"files"`
-	Diagnostics []lint.Diagnostic `json:"diagnostics"`
-	Summary     validateSummary   `json:"summary"`
-}
-
-type validateSummary struct {
-	Files     int                  `json:"files"`
-	FilesRead int                  `json:"files_read"`
-	URLs      int                  `json:"urls"`
-	Errors    int                  `json:"errors"`
-	Warnings  int                  `json:"warnings"`
-	Infos     int                  `json:"infos"`
-	Omitted   int                  `json:"omitted"` // findings counted but not listed (--max-per-rule)
-	ByRule    map[string]ruleCount `json:"by_rule"`
-}
-
-type ruleCount struct {
-	Severity lint.Severity `json:"severity"`
-	Count    int           `json:"count"`
-}
-
 func runValidate(ctx context.Context, a *app, o *validateOptions, args []string) error {
-	var mu sync.Mutex
-	var diags []lint.Diagnostic
-	sum := validateSummary{ByRule: map[string]ruleCount{}}
-	shown := map[[2]string]int{}
-	omitted := map[[2]string]int{}
-	c := &lint.Checker{Report: func(d lint.Diagnostic) {
-		mu.Lock()
-		defer mu.Unlock()
-		// Every finding is counted; only the first maxPerRule of a rule in
-		// a file are kept, so that a million-URL set with one mistake
-		// everywhere stays readable and in bounded memory.
-		switch d.Severity {
-		case lint.Error:
-			sum.Errors++
-		case lint.Warning:
-			sum.Warnings++
-		default:
-			sum.Infos++
-		}
-		rc := sum.ByRule[d.Rule]
-		rc.Severity = d.Severity
-		rc.Count++
-		sum.ByRule[d.Rule] = rc
-		key := [2]string{d.File, d.Rule}
-		if o.maxPerRule > 0 && shown[key] >= o.maxPerRule {
-			omitted[key]++
-			sum.Omitted++
-			return
-		}
-		shown[key]++
-		diags = append(diags, d)
-	}}
-	files, err := lint.CheckSite(ctx, args, o.site, c)
+	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule"}
+	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: col.Add})
 	if err != nil {
 		return err
 	}
-	for key, n := range omitted {
-		rule := lint.Lookup(key[1])
-		diags = append(diags, lint.Diagnostic{File: key[0], Line: 1<<31 - 1, Rule: key[1], Severity: rule.Severity,
-			Message: fmt.Sprintf("%d more %s findings in this file not shown (--max-per-rule %d)", n, key[1], o.maxPerRule)})
-	}
-	sortDiagnostics(diags, files)
-	for i := range diags {
-		if diags[i].Line == 1<<31-1 {
-			diags[i].Line = 0
-		}
-	}
-
-	rep := validateReport{Files: files, Diagnostics: diags, Summary: sum}
-	if rep.Files == nil {
-		rep.Files = []lint.FileResult{}
-	}
-	if rep.Diagnostics == nil {
-		rep.Diagnostics = []lint.Diagnostic{}
-	}
-	rep.Summary.Files = len(files)
-	for _, f := range files {
-		if f.Read {
-			rep.Summary.FilesRead++
-			if f.Format != "sitemapindex" {
-				rep.Summary.URLs += f.URLs
-			}
-		}
-	}
+	rep := col.Report(files)
 
 	w := bufio.NewWriter(a.stdout)
 	if o.format == "json" {
@@ -187,7 +101,7 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 			return err
 		}
 	} else {
-		for _, d := range diags {
+		for _, d := range rep.Diagnostics {
 			fmt.Fprintln(w, d.String())
 		}
 		writeSummary(w, &rep.Summary)
@@ -204,28 +118,14 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 	return nil
 }
 
-func writeSummary(w *bufio.Writer, s *validateSummary) {
+func writeSummary(w *bufio.Writer, s *lint.Summary) {
 	if s.Errors+s.Warnings+s.Infos > 0 {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%s (%s read), %s: %s, %s, %s\n",
 		plural(s.Files, "file"), group(s.FilesRead), plural(s.URLs, "URL"),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
-	rules := make([]string, 0, len(s.ByRule))
-	for r := range s.ByRule {
-		rules = append(rules, r)
-	}
-	sort.Slice(rules, func(i, j int) bool {
-		a, b := s.ByRule[rules[i]], s.ByRule[rules[j]]
-		if a.Severity != b.Severity {
-			return a.Severity < b.Severity
-		}
-		if a.Count != b.Count {
-			return a.Count > b.Count
-		}
-		return rules[i] < rules[j]
-	})
-	for _, r := range rules {
+	for _, r := range s.Rules() {
 		rc := s.ByRule[r]
 		fmt.Fprintf(w, "  %-7s  %-28s %s\n", rc.Severity, r, group(rc.Count))
 	}
@@ -236,44 +136,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return group(n) + " " + word + "s"
-}
-
-// sortDiagnostics puts diagnostics in walk order (documents checked at
-// once report in any order), then by place; a robots.txt's or folder's
-// findings come before the first document it led to.
-func sortDiagnostics(diags []lint.Diagnostic, files []lint.FileResult) {
-	order := map[string]int{}
-	for i, f := range files {
-		if _, ok := order[f.Name]; !ok {
-			order[f.Name] = i
-		}
-	}
-	for i, f := range files {
-		if _, ok := order[f.Parent]; !ok && f.Parent != "" {
-			order[f.Parent] = i
-		}
-	}
-	rank := func(name string) int {
-		if r, ok := order[name]; ok {
-			return r
-		}
-		if name == "" {
-			return len(files) + 1 // set-wide findings last
-		}
-		return -1
-	}
-	isDoc := map[string]int{}
-	for _, f := range files {
-		isDoc[f.Name] = 1
-	}
-	slices.SortStableFunc(diags, func(x, y lint.Diagnostic) int {
-		return cmp.Or(
-			cmp.Compare(rank(x.File), rank(y.File)),
-			cmp.Compare(isDoc[x.File], isDoc[y.File]),
-			cmp.Compare(x.Line, y.Line),
-			cmp.Compare(x.Col, y.Col),
-		)
-	})
 }
 
 func isHTTPURL(s string) bool {

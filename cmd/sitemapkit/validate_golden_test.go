@@ -25,6 +25,11 @@ func TestValidateGolden(t *testing.T) {
 		{"capped.txt", []string{"--max-per-rule", "2", "testdata/validate/capped.xml"}},
 		{"capped.json", []string{"--format", "json", "--max-per-rule", "2", "testdata/validate/capped.xml"}},
 		{"nocap.txt", []string{"--max-per-rule", "0", "testdata/validate/capped.xml"}},
+		// Several rules capped in one file: their notes in the summary's
+		// order (the command listed them in map order before the report
+		// model moved to lint).
+		{"multicap.txt", []string{"--max-per-rule", "2", "testdata/validate/multicap.xml", "testdata/validate/capped.xml"}},
+		{"multicap.json", []string{"--format", "json", "--max-per-rule", "2", "testdata/validate/multicap.xml"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errOut := sk(t, append([]string{"validate"}, c.args...)...)

@@ -283,7 +283,7 @@ func TestValidateMaxPerRule(t *testing.T) {
 		t.Errorf("omitted findings must be counted and said:\n%s", out)
 	}
 	_, out, _ = sk(t, "validate", "--max-per-rule", "0", "--format", "json", p)
-	var rep validateReport
+	var rep lint.Report // the API moved: validate renders lint.Collector's report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
