@@ -23,7 +23,8 @@ type Position struct {
 // which is not returned), RuleInvalidCharacter; RuleInvalidURL for a line
 // of a text sitemap that is not a URL; RuleInvalidDate for an empty
 // <lastmod> (read as absent); RuleVideo for a video with an empty
-// video:thumbnail_loc (not returned); RuleDeprecatedTag for
+// video:thumbnail_loc (not returned); RuleHreflang for an hreflang
+// alternate with an empty hreflang (not returned); RuleDeprecatedTag for
 // each tag or attribute Google deprecated in 2022 (image:caption,
 // image:geo_location, image:title, image:license, video:category,
 // video:gallery_loc, video:price, video:tvshow, and video:player_loc's
@@ -47,10 +48,12 @@ type Notice struct {
 // excepted, which XML allows and is read silently), a missing or wrong
 // namespace (the https:// variant, Google's old 0.84 one, none at all),
 // unknown elements (skipped), elements out of the schema's order, entries
-// without <loc>, images without <image:loc> and videos with an empty
-// <video:thumbnail_loc> (not returned, the entry is), an empty <lastmod>
-// (read as absent), undefined entities and bare '&' (kept as
-// written), characters XML does not allow. It reads silently: CDATA,
+// without <loc> (not returned); images without <image:loc>, videos with an
+// empty <video:thumbnail_loc>, hreflang alternates with an empty hreflang
+// (not returned, their entry is: what a Reader returns, a Writer takes,
+// save invalid values); an empty <lastmod> (read as absent); undefined
+// entities and bare '&' (kept as written), characters XML does not allow.
+// It reads silently: CDATA,
 // comments and processing instructions, the five predefined entities and
 // character references, white space around values (ASCII and Unicode
 // spaces such as U+00A0, trimmed), any namespace prefixes.
@@ -193,8 +196,8 @@ func (r *Reader) Pos() Position {
 //
 // An attribute's position is its element's: "video:player_loc@autoplay"
 // is at <video:player_loc>. For a field the entry does not carry (say, a
-// missing "image:loc"), FieldPos returns the position of the element that
-// should hold it (the <image:image>), and for any other name, or a field
+// missing "video:title"), FieldPos returns the position of the element that
+// should hold it (the <video:video>), and for any other name, or a field
 // with nothing to hold it, the entry's position, as Pos. It returns the
 // zero Position when the last Read returned no entry.
 //

@@ -37,12 +37,16 @@ const emptyDoc = `<urlset ` + fpNS + `>
 <video:content_loc>http://www.example.com/e2.mp4</video:content_loc>
 </video:video>
 </url>
+<url><loc>http://www.example.com/f</loc>
+<xhtml:link rel="alternate" hreflang="" href="http://www.example.com/x"/>
+<xhtml:link rel="alternate" hreflang="en" href="http://www.example.com/f"/>
+</url>
 </urlset>`
 
 // TestReaderDropsEmptyFields: read → write must keep every page. An empty
-// <lastmod> is read as absent, an image without image:loc and a video with
-// an empty thumbnail are dropped, each with a notice at its own line; the
-// images and videos kept keep their own positions.
+// <lastmod> is read as absent; an image without image:loc, a video with an
+// empty thumbnail and an alternate with an empty hreflang are dropped, each
+// with a notice at its own line; those kept keep their own positions.
 func TestReaderDropsEmptyFields(t *testing.T) {
 	var notices []string
 	r := sitemap.NewReader(strings.NewReader(emptyDoc))
@@ -74,18 +78,21 @@ func TestReaderDropsEmptyFields(t *testing.T) {
 		for i := range u.Videos {
 			places = append(places, fmt.Sprintf("video %d@%s", i, posString(r.FieldPos("video:thumbnail_loc", i))))
 		}
+		for i := range u.Alternates {
+			places = append(places, fmt.Sprintf("alternate %d@%s", i, posString(r.FieldPos("xhtml:link", i))))
+		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(pages) != 5 {
-		t.Errorf("pages written: %q, want all 5", pages)
+	if len(pages) != 6 {
+		t.Errorf("pages written: %q, want all 6", pages)
 	}
-	wantNotices := []string{"3:1 invalid-date", "5:1 invalid-date", "7:1 missing-tag", "11:1 missing-tag", "15:1 invalid-video"}
+	wantNotices := []string{"3:1 invalid-date", "5:1 invalid-date", "7:1 missing-tag", "11:1 missing-tag", "15:1 invalid-video", "26:1 invalid-hreflang"}
 	if !slices.Equal(notices, wantNotices) {
 		t.Errorf("notices:\n got %q\nwant %q", notices, wantNotices)
 	}
-	wantPlaces := []string{"image 0@8:1", "video 0@20:1"}
+	wantPlaces := []string{"image 0@8:1", "video 0@20:1", "alternate 0@27:1"}
 	if !slices.Equal(places, wantPlaces) {
 		t.Errorf("positions of what is kept: got %q, want %q", places, wantPlaces)
 	}

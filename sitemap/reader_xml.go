@@ -765,9 +765,14 @@ func (r *Reader) link(u *URL) error {
 	lang, hasLang := r.attr("hreflang")
 	href, _ := r.attr("href")
 	if rel == "alternate" && hasLang {
-		if href == "" {
+		switch {
+		case href == "":
 			r.warn(t.off, RuleMissingTag, fmt.Sprintf("<%s rel=\"alternate\" hreflang=%q> without href (not read)", t.qname, lang))
-		} else {
+		case lang == "":
+			// As an image without its URL: the alternate is dropped, the
+			// page is kept.
+			r.warn(t.off, RuleHreflang, fmt.Sprintf("<%s rel=\"alternate\"> with an empty hreflang (not read): give a language code such as en or en-GB, or x-default", t.qname))
+		default:
 			r.markExt(extLink, "xhtml:link", len(u.Alternates), t.off)
 			u.Alternates = append(u.Alternates, Alternate{Hreflang: lang, Href: href})
 		}

@@ -11,7 +11,8 @@ import (
 // emptyFieldsSet is a sitemap with the empty fields the schemas reject, one
 // per line: an empty <lastmod/> and <lastmod>  </lastmod>, an image with an
 // empty image:loc, one without image:loc, a video with an empty
-// thumbnail_loc (beside a good one).
+// thumbnail_loc (beside a good one), an hreflang alternate with an empty
+// hreflang.
 var emptyFieldsSet = xmlURLSet(
 	"<url><loc>"+vbase+"a</loc>\n<lastmod/></url>",
 	"<url><loc>"+vbase+"b</loc>\n<lastmod>  </lastmod></url>",
@@ -22,6 +23,8 @@ var emptyFieldsSet = xmlURLSet(
 		"<video:title>T</video:title><video:description>D</video:description><video:content_loc>"+vbase+"e.mp4</video:content_loc></video:video>\n"+
 		"<video:video><video:thumbnail_loc>"+vbase+"t.jpg</video:thumbnail_loc>"+
 		"<video:title>T2</video:title><video:description>D2</video:description><video:content_loc>"+vbase+"e2.mp4</video:content_loc></video:video></url>",
+	"<url><loc>"+vbase+"f</loc>\n<xhtml:link rel=\"alternate\" hreflang=\"\" href=\""+vbase+"x\"/>\n"+
+		"<xhtml:link rel=\"alternate\" hreflang=\"en\" href=\""+vbase+"f\"/></url>",
 )
 
 // TestReadGenerateKeepsPagesWithEmptyFields: read's JSONL of a sitemap with
@@ -51,7 +54,7 @@ func TestReadGenerateKeepsPagesWithEmptyFields(t *testing.T) {
 			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Rule))
 		}
 	}
-	want := []string{"4 invalid-date", "6 invalid-date", "8 missing-tag", "11 missing-tag", "14 invalid-video"}
+	want := []string{"4 invalid-date", "6 invalid-date", "8 missing-tag", "11 missing-tag", "14 invalid-video", "18 invalid-hreflang"}
 	if !slices.Equal(got, want) {
 		t.Errorf("validate's errors:\n got %q\nwant %q\n%s", got, want, out)
 	}
@@ -66,10 +69,11 @@ func TestReadGenerateKeepsPagesWithEmptyFields(t *testing.T) {
 		t.Fatalf("generate: exit %d\n%s%s", code, o, e)
 	}
 	urls := genPublished(t, pub, "sitemap.xml")
-	if locs := genLocs(urls); !slices.Equal(locs, []string{vbase + "a", vbase + "b", vbase + "c", vbase + "d", vbase + "e"}) {
+	if locs := genLocs(urls); !slices.Equal(locs, []string{vbase + "a", vbase + "b", vbase + "c", vbase + "d", vbase + "e", vbase + "f"}) {
 		t.Fatalf("published %q, want every page", locs)
 	}
-	if c, e := urls[2], urls[4]; len(c.Images) != 1 || c.Images[0].Loc != vbase+"c.jpg" || len(e.Videos) != 1 || e.Videos[0].Title != "T2" {
-		t.Errorf("the good image and video were not kept: %+v %+v", c.Images, e.Videos)
+	if c, e, f := urls[2], urls[4], urls[5]; len(c.Images) != 1 || c.Images[0].Loc != vbase+"c.jpg" ||
+		len(e.Videos) != 1 || e.Videos[0].Title != "T2" || len(f.Alternates) != 1 || f.Alternates[0].Hreflang != "en" {
+		t.Errorf("the good image, video and alternate were not kept: %+v %+v %+v", c.Images, e.Videos, f.Alternates)
 	}
 }
