@@ -44,31 +44,40 @@
 // failed or was killed at any moment, see a complete set: the old one or the
 // new one, never an index that names a missing or half-written file.
 //
-//  1. Each child is written under a temporary name (".sitemapkit-tmp-…")
-//     beside the live files and fsynced. The index files are encoded and
-//     written the same way.
-//  2. A manifest (".sitemapkit-manifest-sitemap.json") records the names
-//     about to appear, so that a later run can remove them if this one dies.
-//  3. The children are renamed to their content names. A name is never that
-//     of a live file with other content: the content checksum in the name sees
-//     to that, so no published child is ever overwritten. A child whose
-//     content has not changed has the same name as the published one, which
-//     is kept as it is (not rewritten: same bytes, same mtime).
-//  4. The index files are renamed over the old ones (rename is atomic; the
-//     folder is fsynced after each). With several index files (past 50,000
-//     children), each is swapped atomically, one after the other: a run
-//     killed between two renames leaves every index complete and naming
-//     only complete files, but some old and some new until the next run,
-//     since no file system renames several files at once.
-//  5. The manifest is rewritten to list the new set, with the files it no
-//     longer uses as pending removal; only then are those removed, and the
-//     manifest rewritten without them. Only files a manifest lists and
-//     whose names have the shapes above are ever removed, never any other
-//     file (the folder often holds a whole site). A removal that fails is a
-//     warning in the Result, not an error, and is tried again next run.
+// While URLs are added, each child is written under a temporary name
+// (".sitemapkit-tmp-…") beside the live files and fsynced. Publish then
+// swaps the set in, in four steps around a manifest
+// (".sitemapkit-manifest-sitemap.json"), which records each file of the
+// published set: its name, group, entries, sizes and content checksum.
+//
+//  1. Plan: name each file, encode the index files, and decide, from the
+//     previous manifest and the folder, what becomes of each file. A
+//     child's name is never that of a live file with other content: the
+//     content checksum in the name sees to that, so no published child is
+//     ever overwritten. A file whose content has not changed (same name,
+//     and the manifest's checksum and sizes) is kept as it is (not
+//     rewritten: same bytes, same mtime). Nothing is written.
+//  2. Stage: the index files that changed are written under temporary
+//     names and fsynced.
+//  3. Swap: the manifest first records the names about to appear, so that
+//     a later run can remove them if this one dies. The new children are
+//     renamed to their names, then the index files over the old ones
+//     (rename is atomic; the folder is fsynced after each). With several
+//     index files (past 50,000 children), each is swapped atomically, one
+//     after the other: a run killed between two renames leaves every index
+//     complete and naming only complete files, but some old and some new
+//     until the next run, since no file system renames several files at
+//     once.
+//  4. Retire: the manifest is rewritten to list the new set, with the
+//     files it no longer uses as pending removal; only then are those
+//     removed, and the manifest rewritten without them. Only files a
+//     manifest lists and whose names have the shapes above are ever
+//     removed, never any other file (the folder often holds a whole site).
+//     A removal that fails is a warning in the Result, not an error, and is
+//     tried again next run.
 //
 // A run killed at any step leaves the old index live with every file it
-// names (steps 1-3), or the new one with every file it names (4-5); the
+// names (steps 1-3), or the new one with every file it names (3-4); the
 // files it wrote but did not publish are named in the manifest or carry
 // the temp prefix, and the next run removes them.
 //
@@ -85,15 +94,12 @@
 package publish
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"iter"
 	"net/url"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
@@ -710,277 +716,4 @@ func (b *Builder) Publish(ctx context.Context) (*Result, error) {
 	b.res.Elapsed = time.Since(b.start)
 	res := b.res
 	return &res, nil
-}
-
-// planned is one file of the new set.
-type planned struct {
-	File
-	tmp  string // its complete temp file
-	sum  uint32
-	disk int64
-}
-
-func (p *planned) record() manifestFile {
-	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: fmt.Sprintf("%08x", p.sum), Index: p.Index, Group: p.Group}
-}
-
-func (b *Builder) publish(ctx context.Context) error {
-	dir, name := b.opts.Dir, b.opts.Name
-	old, merr := readManifest(dir, name)
-	if merr != nil {
-		b.res.Warnings = append(b.res.Warnings, merr.Error())
-	}
-
-	// Name the children; encode and write the index files.
-	ext := ".xml"
-	if b.opts.Format == sitemap.FormatText {
-		ext = ".txt"
-	}
-	// One child is published alone, unless IndexAlways; or unless, with
-	// IndexAuto, it was already gzipped because a second child was begun
-	// (for a URL then refused), when it gets an index like any child.
-	single := len(b.children) == 1 && b.opts.Index != IndexAlways && b.children[0].group == "" &&
-		!(b.opts.Index == IndexAuto && b.children[0].gzip)
-	var children, indexes []*planned
-	for _, c := range b.children {
-		p := &planned{tmp: c.tmp, sum: c.sum, disk: c.disk}
-		p.Entries, p.Bytes = c.entries, c.raw
-		e := ext
-		if c.gzip {
-			e += ".gz"
-			p.GzipBytes = c.disk
-		}
-		stem := name
-		if c.group != "" {
-			stem, p.Group = c.group, c.group
-		}
-		if single {
-			p.Name = name + e
-		} else {
-			p.Name = stem + "-" + strconv.Itoa(c.gn) + "-" + fmt.Sprintf("%08x", c.sum) + e
-		}
-		p.URL = b.publicURL + p.Name
-		children = append(children, p)
-	}
-	if !single {
-		docs, counts, err := b.encodeIndexes(children)
-		if err != nil {
-			return err
-		}
-		for k, doc := range docs {
-			p := &planned{}
-			p.Name = name + ".xml"
-			if k > 0 {
-				p.Name = name + "-index-" + strconv.Itoa(k+1) + ".xml"
-			}
-			p.URL = b.publicURL + p.Name
-			p.Entries, p.Bytes, p.disk, p.Index = counts[k], int64(len(doc)), int64(len(doc)), true
-			var s checksum
-			s.write(doc)
-			p.sum = s.sum()
-			if !b.unchanged(old, p) {
-				tmp, err := b.pipe.createTemp()
-				if err != nil {
-					return err
-				}
-				if err := writeAndSync(tmp, doc); err != nil {
-					return err
-				}
-				p.tmp = tmp.Name()
-			}
-			indexes = append(indexes, p)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	b.at("temps-written")
-
-	// Record what is about to appear, then put the children in place.
-	next := &manifest{Version: 1, Name: name}
-	for _, l := range [][]*planned{indexes, children} {
-		for _, p := range l {
-			next.Files = append(next.Files, p.record())
-		}
-	}
-	pending := &manifest{Version: 1, Name: name, Files: old.Files, Pending: old.Pending}
-	for _, f := range next.Files {
-		if _, ok := old.find(f.Name); !ok {
-			pending.Pending = append(pending.Pending, f)
-		}
-	}
-	if len(pending.Pending) > len(old.Pending) {
-		if err := writeManifest(dir, b.tempPrefix(), pending); err != nil {
-			return err
-		}
-	}
-	b.at("pending-written")
-	for _, p := range children {
-		if single {
-			break // the single file is put in place as the index would be
-		}
-		target := filepath.Join(dir, p.Name)
-		st, err := os.Lstat(target)
-		switch {
-		case err == nil:
-			if !sameFile(old, p, st) {
-				return fmt.Errorf("publish: %s exists with other content; remove it and run again", target)
-			}
-			p.Kept = true
-			if err := os.Remove(p.tmp); err != nil {
-				return fmt.Errorf("publish: %w", err)
-			}
-		case errors.Is(err, os.ErrNotExist):
-			if err := os.Rename(p.tmp, target); err != nil {
-				return fmt.Errorf("publish: %w", err)
-			}
-		default:
-			return fmt.Errorf("publish: %w", err)
-		}
-		b.at("child-renamed")
-	}
-	if err := syncDir(dir); err != nil {
-		return err
-	}
-
-	// Swap in the index files (or the single file).
-	tops := indexes
-	if single {
-		tops = children
-	}
-	for _, p := range tops {
-		if p.tmp == "" || single && b.unchanged(old, p) {
-			p.Kept = true
-			if p.tmp != "" {
-				if err := os.Remove(p.tmp); err != nil {
-					return fmt.Errorf("publish: %w", err)
-				}
-			}
-		} else if err := commit(p.tmp, dir, p.Name); err != nil {
-			return err
-		}
-		b.at("index-renamed")
-	}
-	// Record the new set, with the files it no longer uses as pending
-	// removal, then remove those: a run killed in between leaves them
-	// named in the manifest, for the next run to remove.
-	used := map[string]bool{}
-	for _, f := range next.Files {
-		used[f.Name] = true
-	}
-	var stale []manifestFile
-	for _, l := range [][]manifestFile{old.Files, old.Pending} {
-		for _, f := range l {
-			if !used[f.Name] && ownName(name, f) {
-				used[f.Name] = true // once
-				stale = append(stale, f)
-			}
-		}
-	}
-	next.Pending = stale
-	if len(stale) > 0 || len(old.Pending) > 0 || !slices.Equal(old.Files, next.Files) {
-		if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
-			// The new set is live, and the old manifest still names every
-			// file: the next run will tidy up.
-			b.res.Warnings = append(b.res.Warnings, err.Error())
-			stale = nil
-		}
-	}
-	b.at("manifest-written")
-	var left []manifestFile
-	for _, f := range stale {
-		if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("publish: stale file not removed: %v", err))
-			left = append(left, f)
-		}
-	}
-	if len(stale) > 0 {
-		// Files that could not be removed stay pending, to be tried again.
-		next.Pending = left
-		if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
-			b.res.Warnings = append(b.res.Warnings, err.Error())
-		}
-	}
-
-	files := append(indexes, children...)
-	for _, p := range files {
-		b.res.Files = append(b.res.Files, p.File)
-	}
-	for _, p := range tops {
-		b.res.Indexes = append(b.res.Indexes, p.URL)
-	}
-	return nil
-}
-
-// encodeIndexes writes the index documents over children, as many as the
-// limits require, and returns them with their entry counts.
-func (b *Builder) encodeIndexes(children []*planned) (docs [][]byte, counts []int, err error) {
-	var buf bytes.Buffer
-	w := b.newIndexWriter(&buf)
-	for i, p := range children {
-		e := sitemap.IndexEntry{Loc: p.URL, LastMod: b.children[i].latest}
-		err := w.WriteIndex(&e)
-		if errors.Is(err, sitemap.ErrFull) && w.Count() > 0 {
-			if err := w.Close(); err != nil {
-				return nil, nil, err
-			}
-			docs, counts = append(docs, bytes.Clone(buf.Bytes())), append(counts, w.Count())
-			buf.Reset()
-			w = b.newIndexWriter(&buf)
-			err = w.WriteIndex(&e)
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("publish: index entry for %s: %w", p.Name, err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		return nil, nil, err
-	}
-	return append(docs, buf.Bytes()), append(counts, w.Count()), nil
-}
-
-func (b *Builder) newIndexWriter(buf *bytes.Buffer) *sitemap.Writer {
-	w := sitemap.NewWriter(buf, sitemap.FormatIndex)
-	w.MaxURLs = b.opts.MaxURLs
-	w.MaxBytes = b.opts.MaxBytes
-	return w
-}
-
-func writeAndSync(f *os.File, data []byte) error {
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("publish: writing %s: %w", f.Name(), err)
-	}
-	return nil
-}
-
-// unchanged reports whether the published file p.Name already has p's
-// content, by the old manifest's record and the file's size.
-func (b *Builder) unchanged(old *manifest, p *planned) bool {
-	st, err := os.Lstat(filepath.Join(b.opts.Dir, p.Name))
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	r, ok := old.find(p.Name)
-	return ok && r.Sum == fmt.Sprintf("%08x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
-}
-
-// sameFile reports whether the existing file st, named like child p, holds
-// p's content: the manifest says so, or (a file it does not know, such as
-// one whose manifest was lost) its size is p's. The name already carries
-// the content's CRC-32C and the child's number.
-func sameFile(old *manifest, p *planned, st os.FileInfo) bool {
-	if !st.Mode().IsRegular() {
-		return false
-	}
-	if r, ok := old.find(p.Name); ok {
-		return r.Sum == fmt.Sprintf("%08x", p.sum) && r.Bytes == p.Bytes && r.Disk == st.Size()
-	}
-	return st.Size() == p.disk
 }

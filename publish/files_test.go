@@ -81,40 +81,6 @@ func TestWriteFileAtomic(t *testing.T) {
 	assertNoTemps(t, dir)
 }
 
-func TestManifestRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	m, err := readManifest(dir, "sitemap")
-	if err != nil || len(m.Files) != 0 {
-		t.Fatalf("missing manifest: %+v, %v; want empty, nil", m, err)
-	}
-	want := &manifest{Version: 1, Name: "sitemap",
-		Files:   []manifestFile{{Name: "sitemap.xml", Bytes: 10, Disk: 10, Sum: "0123456789abcdef", Index: true}},
-		Pending: []manifestFile{{Name: "sitemap-1-01234567.xml", Bytes: 5, Disk: 5, Sum: "0123456700000000"}}}
-	if err := writeManifest(dir, ".sitemapkit-tmp-sitemap.", want); err != nil {
-		t.Fatal(err)
-	}
-	got, err := readManifest(dir, "sitemap")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(got.Files, want.Files) || !slices.Equal(got.Pending, want.Pending) {
-		t.Errorf("read back %+v, want %+v", got, want)
-	}
-	if _, ok := got.find("sitemap-1-01234567.xml"); !ok {
-		t.Error("find misses a pending file")
-	}
-	// Another set's manifest is another file.
-	if other, _ := readManifest(dir, "news"); len(other.Files) != 0 {
-		t.Errorf("set news sees set sitemap's manifest")
-	}
-	if err := os.WriteFile(filepath.Join(dir, manifestName("sitemap")), []byte("{not json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if m, err := readManifest(dir, "sitemap"); err == nil || len(m.Files) != 0 {
-		t.Errorf("damaged manifest: %+v, %v; want empty and an error", m, err)
-	}
-}
-
 func TestRemoveLeftovers(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{".sitemapkit-tmp-sitemap.123", ".sitemapkit-tmp-news.456", "keep.xml", ".sitemapkit-tmp-sitemapx"} {

@@ -1,0 +1,159 @@
+package publish
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestManifestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	m, err := readManifest(dir, "sitemap")
+	if err != nil || len(m.Files) != 0 {
+		t.Fatalf("missing manifest: %+v, %v; want empty, nil", m, err)
+	}
+	want := &manifest{Version: 1, Name: "sitemap",
+		Files:   []manifestFile{{Name: "sitemap.xml", Bytes: 10, Disk: 10, Sum: "0123456789abcdef", Index: true}},
+		Pending: []manifestFile{{Name: "sitemap-1-01234567.xml", Bytes: 5, Disk: 5, Sum: "0123456700000000"}}}
+	if err := writeManifest(dir, ".sitemapkit-tmp-sitemap.", want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readManifest(dir, "sitemap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Files, want.Files) || !slices.Equal(got.Pending, want.Pending) {
+		t.Errorf("read back %+v, want %+v", got, want)
+	}
+	if _, ok := got.find("sitemap-1-01234567.xml"); !ok {
+		t.Error("find misses a pending file")
+	}
+	// Another set's manifest is another file.
+	if other, _ := readManifest(dir, "news"); len(other.Files) != 0 {
+		t.Errorf("set news sees set sitemap's manifest")
+	}
+	if err := os.WriteFile(filepath.Join(dir, manifestName("sitemap")), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := readManifest(dir, "sitemap"); err == nil || len(m.Files) != 0 {
+		t.Errorf("damaged manifest: %+v, %v; want empty and an error", m, err)
+	}
+}
+
+// oldManifest is a manifest as sitemapkit wrote it before entries were
+// recorded.
+const oldManifest = `{
+	"version": 1,
+	"name": "sitemap",
+	"files": [
+		{"name": "sitemap.xml", "bytes": 310, "disk": 310, "sum": "5d1bc8a2", "index": true},
+		{"name": "blog-1-3fa2c19b.xml.gz", "bytes": 9000, "disk": 812, "sum": "3fa2c19b", "group": "blog"}
+	],
+	"pending": [
+		{"name": "sitemap-2-88d01e7a.xml.gz", "bytes": 5, "disk": 5, "sum": "88d01e7a"}
+	]
+}
+`
+
+func TestManifestReadsOldFormat(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, manifestName("sitemap")), []byte(oldManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := readManifest(dir, "sitemap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []manifestFile{
+		{Name: "sitemap.xml", Bytes: 310, Disk: 310, Sum: "5d1bc8a2", Index: true},
+		{Name: "blog-1-3fa2c19b.xml.gz", Bytes: 9000, Disk: 812, Sum: "3fa2c19b", Group: "blog"},
+	}
+	if !slices.Equal(m.Files, want) || len(m.Pending) != 1 || m.Pending[0].Sum != "88d01e7a" {
+		t.Errorf("read %+v", m)
+	}
+}
+
+// A set published under a manifest of the old format is kept as it is by a
+// run with the same URLs, which then records the entries.
+func TestRepublishOverOldManifest(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{Dir: dir, MaxURLs: 10, Gzip: true}
+	urls := items(0, 25)
+	build(t, opts, urls)
+	// Rewrite the manifest as the old format had it: no entries.
+	path := filepath.Join(dir, manifestName("sitemap"))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range raw["files"].([]any) {
+		delete(f.(map[string]any), "entries")
+	}
+	if data, err = json.Marshal(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	delete(before, manifestName("sitemap"))
+	time.Sleep(20 * time.Millisecond) // so that a rewrite would show in mtimes
+
+	res := build(t, opts, urls)
+	after := snapshot(t, dir)
+	delete(after, manifestName("sitemap"))
+	assertSame(t, before, after)
+	for _, f := range res.Files {
+		if !f.Kept {
+			t.Errorf("%s not kept", f.Name)
+		}
+	}
+	m, err := readManifest(dir, "sitemap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range m.Files {
+		if r.Entries != res.Files[i].Entries || r.Entries == 0 {
+			t.Errorf("%s: %d entries recorded, want %d", r.Name, r.Entries, res.Files[i].Entries)
+		}
+	}
+}
+
+// A run that fails because a child's name is taken by a file with other
+// content (here: a manifest lost, and a child edited by hand) writes
+// nothing, and a later run does not remove that file: it was never
+// recorded as one of the set's.
+func TestNameTakenFailsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{Dir: dir, MaxURLs: 10, Gzip: true}
+	urls := items(0, 25)
+	first := build(t, opts, urls)
+	edited := filepath.Join(dir, first.Files[2].Name)
+	if err := os.WriteFile(edited, []byte("edited by hand"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, manifestName("sitemap"))); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+
+	_, err := tryBuild(t, opts, urls)
+	if err == nil || !strings.Contains(err.Error(), "exists with other content") {
+		t.Fatalf("Publish over a taken name: %v, want an error", err)
+	}
+	assertSame(t, before, snapshot(t, dir))
+	assertNoTemps(t, dir)
+
+	build(t, opts, items(100, 125))
+	if data, err := os.ReadFile(edited); err != nil || string(data) != "edited by hand" {
+		t.Errorf("the file that stopped the failed run: %q, %v", data, err)
+	}
+}
