@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
@@ -586,9 +587,7 @@ func countQuery(n int) string {
 // testFlat streams n rows and checks that neither the Go heap nor the
 // process's resident memory grows with them.
 func testFlat(t *testing.T, driver source.SQLDriver, dsn, query string, n int) {
-	if testing.Short() {
-		t.Skip("streams a million rows")
-	}
+	longtest.Skip(t, "streams a million rows")
 	var ms runtime.MemStats
 	heap := func() uint64 {
 		runtime.GC()
