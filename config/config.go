@@ -65,6 +65,7 @@ import (
 
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
+	"github.com/sitemapkit/sitemapkit/source"
 )
 
 // FileName is the config file's name: `sitemapkit generate` reads it from
@@ -119,6 +120,12 @@ type Config struct {
 	// Stdin is what a files source's path "-" reads (not a key: a command
 	// sets it). Nil: "-" cannot be read.
 	Stdin io.Reader `toml:"-"`
+	// SQLDrivers open the databases of sql sources, each found by its
+	// Name, the source's driver key (not a key: a command sets it, with
+	// source/sqlite's and source/postgres's, so that config links no
+	// database driver of its own). Without its driver a sql source cannot
+	// be read.
+	SQLDrivers []source.SQLDriver `toml:"-"`
 
 	origin *origin // where the config was read from; nil when built in code
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -158,7 +159,13 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			}})
 		}
 	case TypeSQL:
-		o := source.SQLOptions{Driver: s.Driver, DSN: s.DSN, Query: s.Query, Loc: s.Loc}
+		o := source.SQLOptions{DSN: s.DSN, Query: s.Query, Loc: s.Loc}
+		var noDriver error
+		if i := slices.IndexFunc(c.SQLDrivers, func(d source.SQLDriver) bool { return d.Name() == s.Driver }); i >= 0 {
+			o.Driver = c.SQLDrivers[i]
+		} else {
+			noDriver = fmt.Errorf("driver %q: this program reads no such database (Config.SQLDrivers lacks it)", s.Driver)
+		}
 		name := s.Driver + " query" // a PostgreSQL DSN may hold a password
 		if s.Driver == "sqlite" && s.DSN != "" {
 			name = s.DSN
@@ -176,8 +183,11 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			return "", fmt.Errorf("the environment variable $%s, which should hold the database's DSN, is not set", env)
 		}
 		ins = append(ins, Input{Name: name, check: func() error {
+			if noDriver != nil {
+				return noDriver
+			}
 			d, err := dsn()
-			if err != nil || o.Driver != "sqlite" {
+			if err != nil || s.Driver != "sqlite" {
 				return err
 			}
 			if p, ok := strings.CutPrefix(d, "file:"); ok {
@@ -191,6 +201,9 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			}
 			return exists(d, false)
 		}, open: func(ctx context.Context) (source.Source, func() error, error) {
+			if noDriver != nil {
+				return nil, nil, noDriver
+			}
 			o := o
 			var err error
 			if o.DSN, err = dsn(); err != nil {

@@ -12,8 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	_ "modernc.org/sqlite"
+	_ "modernc.org/sqlite" // sql.Open("sqlite"), to write the test databases
+
+	"github.com/sitemapkit/sitemapkit/source"
+	"github.com/sitemapkit/sitemapkit/source/sqlite"
 )
+
+// sqlDrivers are the drivers a command gives Config.SQLDrivers.
+var sqlDrivers = []source.SQLDriver{sqlite.Driver{}}
 
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
@@ -198,6 +204,7 @@ name = "products"
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.SQLDrivers = sqlDrivers
 	t.Setenv("SITEMAPKIT_TEST_DSN", filepath.Join(dir, "shop.db"))
 	got := readInputs(t, c, c.Groups[0].Sources)
 	want := [][]string{
@@ -216,6 +223,21 @@ name = "products"
 	_, closeIn, err := ins[0].Open(context.Background())
 	if want := p + ":11:3: the environment variable $SITEMAPKIT_TEST_DSN, which should hold the database's DSN, is not set"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
+	}
+	closeIn()
+
+	// A program that gives config no SQLite driver cannot read one.
+	c.SQLDrivers = nil
+	if ins, err = c.Groups[0].Sources[1].Inputs(c); err != nil {
+		t.Fatal(err)
+	}
+	noDriver := p + `:11:3: driver "sqlite": this program reads no such database (Config.SQLDrivers lacks it)`
+	if err := ins[0].Check(); err == nil || err.Error() != noDriver {
+		t.Errorf("Check: %v, want %s", err, noDriver)
+	}
+	_, closeIn, err = ins[0].Open(context.Background())
+	if err == nil || err.Error() != noDriver {
+		t.Errorf("Open: %v, want %s", err, noDriver)
 	}
 	closeIn()
 }
@@ -260,6 +282,7 @@ paths = ["-"]
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.SQLDrivers = sqlDrivers
 	t.Setenv("SITEMAPKIT_TEST_DSN", "")
 	var got []string
 	for i := range c.Sources {
@@ -329,6 +352,7 @@ query = "SELECT loc FROM t"
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.SQLDrivers = sqlDrivers
 	ins, err := c.Sources[0].Inputs(c)
 	if err != nil {
 		t.Fatal(err)

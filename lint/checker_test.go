@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -195,9 +196,7 @@ func TestLimits(t *testing.T) {
 // TestFileTooLarge checks a document just over 52,428,800 bytes
 // uncompressed: the file's size is what counts, not its entries.
 func TestFileTooLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads 50 MB")
-	}
+	longtest.Skip(t, "reads 50 MB")
 	head := `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
 	entry := "<url><loc>https://www.example.com/</loc></url>\n"
 	tail := "</urlset>\n"

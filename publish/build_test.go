@@ -19,6 +19,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -950,9 +951,7 @@ func TestLeftoversRemoved(t *testing.T) {
 // TestRealLimit fills one child to the real 52,428,800 bytes: the next URL
 // starts child 2, and child 1 is exactly at the limit.
 func TestRealLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 50 MB")
-	}
+	longtest.Skip(t, "writes 50 MB")
 	dir := t.TempDir()
 	b, err := New(Options{Dir: dir, Base: base})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -149,7 +150,7 @@ func checkExact(t *testing.T, s *seenSet, want map[uint64]bool, hs func(yield fu
 // and the extremes.
 func TestSeenSetExact(t *testing.T) {
 	n := 3_000_000
-	if testing.Short() {
+	if !longtest.Enabled() {
 		n = 300_000
 	}
 	seed := rand.Uint64()
@@ -276,9 +277,7 @@ func procStatus(t *testing.T, field string) int {
 // hashes are added (growths included) rises by no more than that, plus a
 // little for the heap's small segments; and release gives it back.
 func TestSeenSetRSS(t *testing.T) {
-	if testing.Short() {
-		t.Skip("adds ten million hashes")
-	}
+	longtest.Skip(t, "adds ten million hashes")
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/self/status")
 	}

@@ -9,32 +9,41 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
+// A SQLDriver opens one kind of database for [OpenSQL]. Package
+// source/sqlite provides SQLite's and package source/postgres PostgreSQL's;
+// source itself links neither, so that a program carries only the database
+// drivers it names.
+//
+// OpenSQL runs its query alone, on one connection, in a READ ONLY
+// transaction. A driver guarantees what that leaves to the database: that
+// nothing the DSN says can make the query write (SQLite: a read-only file;
+// PostgreSQL: one statement, which cannot end the transaction).
+type SQLDriver interface {
+	// Name names the driver in messages: "sqlite", "postgres".
+	Name() string
+	// Open returns the database dsn names, read-only whatever dsn says,
+	// and the database's name in messages, which never shows a password.
+	// It connects to nothing yet: an error is about dsn, and never quotes
+	// a password it may hold.
+	Open(dsn string) (db *sql.DB, name string, err error)
+}
+
 // SQLOptions configure OpenSQL.
 type SQLOptions struct {
-	// Driver is "sqlite" (or "sqlite3") or "postgres" (or "postgresql",
-	// "pgx"). Required.
-	Driver string
-	// DSN names the database. SQLite: a file path, or a "file:" URI; the
-	// file must exist, and is opened read-only (mode=ro) whatever mode
-	// the URI gives, but mode=memory. PostgreSQL: a URL ("postgres://user:pass@host:5432/db")
-	// or key=value pairs ("host=/var/run/postgresql dbname=shop"); the PG*
-	// environment variables and ~/.pgpass fill in what it leaves out, as
-	// for psql.
+	// Driver opens the database: sqlite.Driver{} (package source/sqlite)
+	// or postgres.Driver{} (package source/postgres). Required.
+	Driver SQLDriver
+	// DSN names the database, as Driver reads it. SQLite: a file path, or
+	// a "file:" URI. PostgreSQL: a URL ("postgres://user:pass@host:5432/db")
+	// or key=value pairs ("host=/var/run/postgresql dbname=shop").
 	DSN string
 	// Query is the SELECT whose rows become URLs, each column mapped by its
 	// name (see OpenSQL). Required.
@@ -55,7 +64,7 @@ type SQL struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	driver  string // "sqlite" or "postgres"
+	driver  string // SQLDriver.Name
 	name    string
 	query   string
 	ofQuery string // " of \"SELECT …\"", for Place
@@ -92,7 +101,7 @@ const (
 // column that maps to nothing. Its message names the driver and shows the
 // query, cut to 200 bytes with its white space collapsed.
 type QueryError struct {
-	Driver string // "sqlite" or "postgres"
+	Driver string // SQLDriver.Name: "sqlite", "postgres"
 	Query  string
 	Err    error
 }
@@ -109,11 +118,8 @@ func (e *QueryError) Unwrap() error { return e.Err }
 // Rows are streamed, never held: a table of any size reads in constant
 // memory.
 //
-// The database is opened read-only: a SQLite file with mode=ro and the
-// query_only pragma, PostgreSQL in a READ ONLY transaction (which also gives
-// the whole query one snapshot), through the extended protocol even when
-// the DSN asks for the simple one, so that the query is one statement that
-// cannot end the transaction.
+// The query runs in a READ ONLY transaction, which also gives it one
+// snapshot, on a database o.Driver opened read-only (see [SQLDriver]).
 //
 // # Columns
 //
@@ -187,7 +193,7 @@ func (e *QueryError) Unwrap() error { return e.Err }
 // SQLite, with a loc column and images from a JSON column:
 //
 //	src, err := source.OpenSQL(ctx, source.SQLOptions{
-//		Driver: "sqlite",
+//		Driver: sqlite.Driver{},
 //		DSN:    "shop.db",
 //		Query: `SELECT url AS loc, updated_at AS lastmod, 0.8 AS priority,
 //		               images_json AS images
@@ -197,7 +203,7 @@ func (e *QueryError) Unwrap() error { return e.Err }
 // PostgreSQL, building loc from a slug, with a German alternate:
 //
 //	src, err := source.OpenSQL(ctx, source.SQLOptions{
-//		Driver: "postgres",
+//		Driver: postgres.Driver{},
 //		DSN:    "postgres://reader@db.internal:5432/shop",
 //		Query: `SELECT slug, updated_at AS lastmod,
 //		               'https://www.example.com/de/p/' || slug AS "alternate:de-DE"
@@ -205,15 +211,10 @@ func (e *QueryError) Unwrap() error { return e.Err }
 //		Loc: "https://www.example.com/p/{slug}",
 //	})
 func OpenSQL(ctx context.Context, o SQLOptions) (*SQL, error) {
-	s := &SQL{query: o.Query}
-	switch strings.ToLower(o.Driver) {
-	case "sqlite", "sqlite3":
-		s.driver = "sqlite"
-	case "postgres", "postgresql", "pgx":
-		s.driver = "postgres"
-	default:
-		return nil, fmt.Errorf("unknown SQL driver %q (want sqlite or postgres)", o.Driver)
+	if o.Driver == nil {
+		return nil, errors.New("no SQL driver (see package source/sqlite or source/postgres)")
 	}
+	s := &SQL{query: o.Query, driver: o.Driver.Name()}
 	if strings.TrimSpace(s.query) == "" {
 		return nil, fmt.Errorf("%s: no query", s.driver)
 	}
@@ -237,107 +238,17 @@ func OpenSQL(ctx context.Context, o SQLOptions) (*SQL, error) {
 
 func (s *SQL) open(ctx context.Context, o SQLOptions) error {
 	var err error
-	switch s.driver {
-	case "sqlite":
-		var dsn string
-		dsn, s.name, err = sqliteDSN(o.DSN)
-		if err != nil {
-			return err
-		}
-		if s.db, err = sql.Open("sqlite", dsn); err != nil {
-			return s.fail(err)
-		}
-		s.db.SetMaxOpenConns(1)
-		s.rows, err = s.db.QueryContext(ctx, o.Query)
-	case "postgres":
-		cfg, perr := pgx.ParseConfig(o.DSN)
-		if perr != nil {
-			return fmt.Errorf("postgres: %w", dsnError(perr))
-		}
-		s.name = postgresName(cfg.Config)
-		// The simple protocol (often chosen for PgBouncer) runs several
-		// statements in one query, and a first "COMMIT;" would end the
-		// READ ONLY transaction: run the query alone, unprepared, as the
-		// simple protocol does, but through the extended protocol, which
-		// takes one statement only.
-		if cfg.DefaultQueryExecMode == pgx.QueryExecModeSimpleProtocol {
-			cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
-		}
-		s.db = stdlib.OpenDB(*cfg)
-		s.db.SetMaxOpenConns(1)
-		if s.tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
-			return s.fail(err)
-		}
-		s.rows, err = s.tx.QueryContext(ctx, o.Query)
+	if s.db, s.name, err = o.Driver.Open(o.DSN); err != nil {
+		return fmt.Errorf("%s: %w", s.driver, err)
 	}
-	if err != nil {
+	s.db.SetMaxOpenConns(1)
+	if s.tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+		return s.fail(err)
+	}
+	if s.rows, err = s.tx.QueryContext(ctx, o.Query); err != nil {
 		return s.fail(err)
 	}
 	return s.mapColumns()
-}
-
-// sqliteDSN turns a path or file: URI into a read-only URI, and names it.
-func sqliteDSN(dsn string) (uri, name string, err error) {
-	if rest, ok := strings.CutPrefix(dsn, "file:"); ok {
-		path, query, _ := strings.Cut(rest, "?")
-		q, err := url.ParseQuery(query)
-		if err != nil {
-			return "", "", fmt.Errorf("sqlite: DSN %q: %w", dsn, err)
-		}
-		// Read-only whatever the URI says (an application's DSN may say
-		// mode=rw): modernc.org/sqlite runs every statement of a query,
-		// and a query starting "PRAGMA query_only = 0;" could then write.
-		// An in-memory database has nothing to protect.
-		if q.Get("mode") != "memory" {
-			q.Set("mode", "ro")
-		}
-		q.Add("_pragma", "query_only(1)")
-		name = path
-		if p, err := url.PathUnescape(path); err == nil {
-			name = p
-		}
-		return "file:" + path + "?" + q.Encode(), "sqlite:" + name, nil
-	}
-	name = "sqlite:" + dsn
-	// A missing file would be created empty (and the query would fail on
-	// a missing table): say what is wrong instead.
-	if _, err := os.Stat(dsn); err != nil {
-		return "", name, fmt.Errorf("sqlite: %w", err)
-	}
-	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: dsn}).EscapedPath()}
-	return u.String() + "?mode=ro&_pragma=query_only(1)", name, nil
-}
-
-// dsnError words an error of pgx.ParseConfig without the DSN: pgx masks
-// the password in the DSN it quotes only when it can find it, and a DSN
-// that cannot be parsed is just where it may not ("password = x", with
-// spaces, or an "@" in a URL's password).
-func dsnError(err error) error {
-	var pe *pgconn.ParseConfigError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	bare := *pe
-	bare.ConnString = ""
-	return &parseDSNError{msg: "cannot parse the DSN: " + strings.TrimPrefix(bare.Error(), "cannot parse ``: "), err: err}
-}
-
-type parseDSNError struct {
-	msg string
-	err error
-}
-
-func (e *parseDSNError) Error() string { return e.msg }
-func (e *parseDSNError) Unwrap() error { return e.err }
-
-// postgresName names a database without its password:
-// "postgres://user@host:port/database".
-func postgresName(c pgconn.Config) string {
-	host := c.Host
-	if strings.HasPrefix(host, "/") {
-		host = "[" + host + "]" // a socket directory
-	}
-	return fmt.Sprintf("postgres://%s@%s:%d/%s", c.User, host, c.Port, c.Database)
 }
 
 // fail wraps err with the driver and the query.

@@ -44,7 +44,7 @@ func benchSQL(b *testing.B, d *testDB) {
 	b.ReportAllocs()
 	for b.Loop() {
 		src, err := source.OpenSQL(context.Background(), source.SQLOptions{
-			Driver: d.driver, DSN: d.dsn, Query: benchQuery, Loc: "https://www.example.com/{+slug}",
+			Driver: d.drv, DSN: d.dsn, Query: benchQuery, Loc: "https://www.example.com/{+slug}",
 		})
 		if err != nil {
 			b.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sitemapkit/sitemapkit/internal/pgtest"
 	"github.com/sitemapkit/sitemapkit/source"
+	"github.com/sitemapkit/sitemapkit/source/postgres"
 )
 
 // newPostgresDB is a schema of its own on the test server (see pgtest).
@@ -20,7 +21,7 @@ func newPostgresDB(t testing.TB) (*testDB, *pgtest.DB) {
 	t.Helper()
 	p := pgtest.Open(t)
 	return &testDB{
-		driver: "postgres", dsn: p.DSN, db: p.DB,
+		driver: "postgres", drv: postgres.Driver{}, dsn: p.DSN, db: p.DB,
 		tsType: "TIMESTAMPTZ", jsonType: "JSONB",
 		tsText: func(t time.Time) string { return t.Format("2006-01-02 15:04:05-07:00") },
 		ph:     func(n int) string { return "$" + strconv.Itoa(n) },
@@ -125,7 +126,7 @@ func TestPostgresUnreachable(t *testing.T) {
 		`host=127.0.0.1 password=xx\ secretpw port=abc`,
 		"postgres://reader:xx@secretpw@127.0.0.1:99999/shop",
 	} {
-		_, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: "postgresql", DSN: dsn, Query: "SELECT loc FROM pages"})
+		_, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: postgres.Driver{}, DSN: dsn, Query: "SELECT loc FROM pages"})
 		if err == nil {
 			t.Fatalf("%s: no error", dsn)
 		}
@@ -141,5 +142,5 @@ func TestPostgresUnreachable(t *testing.T) {
 
 func TestPostgresMemoryFlat(t *testing.T) {
 	d, _ := newPostgresDB(t)
-	testFlat(t, "postgres", d.dsn, countQuery(1_000_000), 1_000_000)
+	testFlat(t, d.drv, d.dsn, countQuery(1_000_000), 1_000_000)
 }

@@ -16,9 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
+	"github.com/sitemapkit/sitemapkit/source/postgres"
+	"github.com/sitemapkit/sitemapkit/source/sqlite"
 )
 
 // productRows is how many rows the conformance table holds.
@@ -27,7 +30,8 @@ const productRows = 100_000
 // testDB is a real database holding the conformance table, and what its
 // dialect needs.
 type testDB struct {
-	driver string
+	driver string // its name in messages
+	drv    source.SQLDriver
 	dsn    string
 	db     *sql.DB
 	// Column types: a timestamp (naive in SQLite, timestamptz in
@@ -221,7 +225,7 @@ func newSQLiteDB(t testing.TB) *testDB {
 	t.Cleanup(func() { db.Close() })
 	db.SetMaxOpenConns(1)
 	return &testDB{
-		driver: "sqlite", dsn: path, db: db,
+		driver: "sqlite", drv: sqlite.Driver{}, dsn: path, db: db,
 		tsType: "DATETIME", jsonType: "TEXT",
 		// SQLite's own form, without a zone: the reader takes it as UTC.
 		tsText: func(t time.Time) string { return t.UTC().Format(time.DateTime) },
@@ -231,7 +235,7 @@ func newSQLiteDB(t testing.TB) *testDB {
 
 func openSQL(t testing.TB, d *testDB, query, loc string) *source.SQL {
 	t.Helper()
-	src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.driver, DSN: d.dsn, Query: query, Loc: loc})
+	src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.drv, DSN: d.dsn, Query: query, Loc: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +353,7 @@ func testOpenErrors(t *testing.T, d *testDB) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.driver, DSN: d.dsn, Query: c.query, Loc: c.loc})
+			src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.drv, DSN: d.dsn, Query: c.query, Loc: c.loc})
 			if err == nil {
 				src.Close()
 				t.Fatal("no error")
@@ -396,7 +400,7 @@ func testReadOnly(t *testing.T, d *testDB) {
 		{d.dsn, "UPDATE products SET slug = 'changed' WHERE id = 1 RETURNING slug AS loc"},
 		{writable, escape + "UPDATE products SET slug = 'changed' WHERE id = 1; SELECT 'https://www.example.com/' AS loc"},
 	} {
-		src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.driver, DSN: c.dsn, Query: c.query})
+		src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.drv, DSN: c.dsn, Query: c.query})
 		if err == nil {
 			for range src.All() {
 			}
@@ -517,7 +521,7 @@ func TestSQLiteValues(t *testing.T) {
 
 func TestSQLiteMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nope.db")
-	_, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: "sqlite3", DSN: path, Query: "SELECT 1 AS loc"})
+	_, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: sqlite.Driver{}, DSN: path, Query: "SELECT 1 AS loc"})
 	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "nope.db") {
 		t.Fatalf("err = %v, want one naming the missing file", err)
 	}
@@ -528,10 +532,10 @@ func TestSQLiteMissingFile(t *testing.T) {
 
 func TestOpenSQLOptions(t *testing.T) {
 	for _, o := range []source.SQLOptions{
-		{Driver: "mysql", DSN: "x", Query: "SELECT 1"},
-		{Driver: "sqlite", DSN: "x", Query: "  "},
-		{Driver: "postgres", Query: "SELECT 1"},
-		{Driver: "sqlite", DSN: "x", Query: "SELECT 1", Loc: "https://x/{a"},
+		{DSN: "x", Query: "SELECT 1"},
+		{Driver: sqlite.Driver{}, DSN: "x", Query: "  "},
+		{Driver: postgres.Driver{}, Query: "SELECT 1"},
+		{Driver: sqlite.Driver{}, DSN: "x", Query: "SELECT 1", Loc: "https://x/{a"},
 	} {
 		if src, err := source.OpenSQL(context.Background(), o); err == nil {
 			src.Close()
@@ -549,7 +553,7 @@ func TestSQLiteCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	src, err := source.OpenSQL(ctx, source.SQLOptions{Driver: "sqlite", DSN: d.dsn, Query: countQuery(100_000_000)})
+	src, err := source.OpenSQL(ctx, source.SQLOptions{Driver: d.drv, DSN: d.dsn, Query: countQuery(100_000_000)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,10 +586,8 @@ func countQuery(n int) string {
 
 // testFlat streams n rows and checks that neither the Go heap nor the
 // process's resident memory grows with them.
-func testFlat(t *testing.T, driver, dsn, query string, n int) {
-	if testing.Short() {
-		t.Skip("streams a million rows")
-	}
+func testFlat(t *testing.T, driver source.SQLDriver, dsn, query string, n int) {
+	longtest.Skip(t, "streams a million rows")
 	var ms runtime.MemStats
 	heap := func() uint64 {
 		runtime.GC()
@@ -653,5 +655,5 @@ func TestSQLiteMemoryFlat(t *testing.T) {
 	if _, err := d.db.Exec("CREATE TABLE x (a)"); err != nil {
 		t.Fatal(err)
 	}
-	testFlat(t, "sqlite", d.dsn, countQuery(1_000_000), 1_000_000)
+	testFlat(t, d.drv, d.dsn, countQuery(1_000_000), 1_000_000)
 }

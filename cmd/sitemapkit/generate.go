@@ -16,6 +16,8 @@ import (
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
+	"github.com/sitemapkit/sitemapkit/source/postgres"
+	"github.com/sitemapkit/sitemapkit/source/sqlite"
 )
 
 // generateOptions are generate's flags. They fill a config.Config, the
@@ -372,6 +374,8 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		return err
 	}
 	cfg.Stdin = a.stdin
+	// The databases the command reads: linked here, not by source.
+	cfg.SQLDrivers = []source.SQLDriver{sqlite.Driver{}, postgres.Driver{}}
 	// A source a flag added is not in the file: its errors must not be
 	// placed there.
 	flagged := cfg.Detach()

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -24,9 +25,7 @@ import (
 // normal run then succeeds and leaves no temp file behind, and the site's
 // own files are never touched.
 func TestGenerateKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command and kills it: skipped with -short")
-	}
+	longtest.Skip(t, "builds the command and kills it")
 	start := time.Now()
 	defer func() { t.Logf("took %v", time.Since(start)) }()
 	bin := filepath.Join(t.TempDir(), "sitemapkit")
