@@ -82,11 +82,11 @@ const (
 )
 
 var (
-	pathOK    = charset(unreserved + subDelims + ":@/")
-	queryOK   = charset(unreserved + subDelims + ":@/?") // also the fragment's
-	hostOK    = charset("abcdefghijklmnopqrstuvwxyz0123456789-._")
-	hostASCII = charset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._")
-	isHex     = charset("0123456789ABCDEFabcdef")
+	pathOK  = charset(unreserved + subDelims + ":@/")
+	queryOK = charset(unreserved + subDelims + ":@/?") // also the fragment's
+	isHex   = charset("0123456789ABCDEFabcdef")
+	// hostFast holds the bytes of a normalised ASCII host name.
+	hostFast = charset("abcdefghijklmnopqrstuvwxyz0123456789-._")
 )
 
 func charset(s string) (t [256]bool) {
@@ -94,12 +94,6 @@ func charset(s string) (t [256]bool) {
 		t[s[i]] = true
 	}
 	return t
-}
-
-// parsed is an absolute URI reference split into its parts, as written.
-type parsed struct {
-	scheme, authority, path, query, fragment string
-	hasQuery, hasFragment                    bool
 }
 
 func violation(rule, raw, msg string) *sitemap.Violation {
@@ -122,93 +116,27 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// split cuts s into scheme, authority, path, query and fragment. It refuses
-// a reference without scheme or authority, and schemes other than http(s).
-func split(s, raw string) (parsed, error) {
-	var p parsed
-	colon := -1
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == ':' {
-			colon = i
-			break
-		}
-		if !('a' <= c|0x20 && c|0x20 <= 'z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			break
-		}
+// parse is sitemap.ParseURI with loc's field and raw as the value.
+func parse(s, raw string) (sitemap.URI, error) {
+	u, err := sitemap.ParseURI(s)
+	if err != nil {
+		v := err.(*sitemap.Violation)
+		v.Field, v.Value = "loc", raw
 	}
-	if colon <= 0 {
-		return p, violation(sitemap.RuleRelativeURL, raw, "relative URL: no scheme (http:// or https://)")
-	}
-	p.scheme = strings.ToLower(s[:colon])
-	if p.scheme != "http" && p.scheme != "https" {
-		return p, violation(sitemap.RuleInvalidURL, raw, "scheme "+strconv.Quote(s[:colon])+" is not http or https")
-	}
-	rest := s[colon+1:]
-	if !strings.HasPrefix(rest, "//") {
-		return p, violation(sitemap.RuleRelativeURL, raw, "relative URL: no host after "+s[:colon+1])
-	}
-	rest = rest[2:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	p.authority, rest = rest[:end], rest[end:]
-	if p.authority == "" {
-		return p, violation(sitemap.RuleRelativeURL, raw, "relative URL: no host")
-	}
-	if i := strings.IndexByte(rest, '#'); i >= 0 {
-		p.fragment, p.hasFragment = rest[i+1:], true
-		rest = rest[:i]
-	}
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		p.query, p.hasQuery = rest[i+1:], true
-		rest = rest[:i]
-	}
-	p.path = rest
-	return p, nil
+	return u, err
 }
 
-// hostPort returns the normalised host and port of an authority ("" for no
-// port or the scheme's default one).
-func hostPort(authority, scheme, raw string) (host, port string, err error) {
-	if strings.IndexByte(authority, '@') >= 0 {
-		return "", "", violation(sitemap.RuleInvalidURL, raw, "a user name or password (…@) is not allowed in a sitemap URL")
+// port returns the port of u as Normalize writes it: without leading
+// zeros, and "" for the scheme's default one.
+func port(u *sitemap.URI, scheme string) string {
+	p := strings.TrimLeft(u.Port, "0")
+	if p == "" && u.Port != "" {
+		p = "0"
 	}
-	host, port = authority, ""
-	if strings.HasPrefix(authority, "[") {
-		end := strings.IndexByte(authority, ']')
-		if end < 0 {
-			return "", "", violation(sitemap.RuleInvalidURL, raw, "IPv6 host without closing ]")
-		}
-		host, port = authority[:end+1], authority[end+1:]
-		if port != "" {
-			if port[0] != ':' {
-				return "", "", violation(sitemap.RuleInvalidURL, raw, "unexpected "+strconv.Quote(port)+" after the IPv6 host")
-			}
-			port = port[1:]
-		}
-	} else if i := strings.LastIndexByte(authority, ':'); i >= 0 {
-		host, port = authority[:i], authority[i+1:]
+	if p == defaultPort(scheme) {
+		return ""
 	}
-	if port != "" {
-		n := 0
-		for i := 0; i < len(port); i++ {
-			c := port[i]
-			if c < '0' || c > '9' {
-				return "", "", violation(sitemap.RuleInvalidURL, raw, "port "+strconv.Quote(port)+" is not a number")
-			}
-			if n = n*10 + int(c-'0'); n > 65535 {
-				return "", "", violation(sitemap.RuleInvalidURL, raw, "port "+port+" is over 65535")
-			}
-		}
-		port = strconv.Itoa(n)
-		if port == defaultPort(scheme) {
-			port = ""
-		}
-	}
-	host, err = normHost(host, raw)
-	return host, port, err
+	return p
 }
 
 func defaultPort(scheme string) string {
@@ -218,44 +146,30 @@ func defaultPort(scheme string) string {
 	return "80"
 }
 
-// normHost lower-cases host and turns an IDN into punycode.
+// normHost lower-cases host and turns an IDN into punycode; ParseURI has
+// checked an ASCII host's bytes and an IPv6 literal.
 func normHost(host, raw string) (string, error) {
-	if host == "" {
-		return "", violation(sitemap.RuleRelativeURL, raw, "relative URL: no host")
-	}
 	if host[0] == '[' {
-		a, err := netip.ParseAddr(host[1 : len(host)-1])
-		if err != nil || !a.Is6() || a.Zone() != "" {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid IPv6 host "+host)
-		}
+		a, _ := netip.ParseAddr(host[1 : len(host)-1])
 		return "[" + a.String() + "]", nil
 	}
-	simple := true // ASCII letters, digits, "-", "_" and ".": no IDNA needed
+	simple := true // ASCII: no IDNA needed
 	for i := 0; i < len(host) && simple; i++ {
-		simple = hostASCII[host[i]]
+		simple = host[i] < 0x80
 	}
-	h := host
-	if simple && !strings.Contains(strings.ToLower(host), "xn--") {
-		h = strings.ToLower(host)
-	} else {
-		if !utf8.ValidString(host) {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": not UTF-8")
-		}
-		var err error
-		if h, err = profile.ToASCII(host); err != nil {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+idnaReason(err))
-		}
+	lower := strings.ToLower(host)
+	if simple && !strings.Contains(lower, "xn--") {
+		return lower, nil
 	}
-	if h == "" {
-		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": empty")
+	if !utf8.ValidString(host) {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": not UTF-8")
 	}
-	for i := 0; i < len(h); i++ {
-		if !hostOK[h[i]] {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+strconv.Quote(h[i:i+1])+" is not allowed in a host name")
-		}
-		if h[i] == '.' && (i == 0 || h[i-1] == '.') {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": empty label")
-		}
+	h, err := profile.ToASCII(host)
+	if err != nil {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+idnaReason(err))
+	}
+	if msg := sitemap.HostProblem(h); msg != "" {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+msg)
 	}
 	return h, nil
 }
@@ -315,43 +229,119 @@ func firstUnescaped(s string, ok *[256]bool) int {
 // It returns a *sitemap.Violation with RuleRelativeURL when raw has no
 // scheme or host, and RuleInvalidURL when it is not http(s) or cannot be
 // parsed (invalid host or port, user name or password).
+//
+// A URI Normalize returned comes back as it is, checked in one pass over
+// its bytes without allocating: normalising is idempotent, and cheap the
+// second time, so that a stage that cannot know whether its input is
+// canonical (the Builder, for an image's URL) may ask again.
 func Normalize(raw string) (string, error) {
+	if normal(raw) {
+		return raw, nil
+	}
 	n, _, err := normalize(raw)
 	return n, err
 }
 
+// normal reports whether Normalize would return raw as it is. It may say
+// false for a URI that is (an IPv6 or punycode host, a segment that starts
+// with "."): the slow path decides.
+func normal(raw string) bool {
+	var i int
+	switch {
+	case strings.HasPrefix(raw, "https://"):
+		i = 8
+	case strings.HasPrefix(raw, "http://"):
+		i = 7
+	default:
+		return false
+	}
+	start := i
+	for ; i < len(raw) && hostFast[raw[i]]; i++ {
+		if raw[i] == '.' && (i == start || raw[i-1] == '.') ||
+			raw[i] == '-' && i >= start+2 && raw[i-1] == '-' && raw[i-2]|0x20 == 'n' { // "xn--": punycode to check
+			return false
+		}
+	}
+	if i == start {
+		return false
+	}
+	if i < len(raw) && raw[i] == ':' {
+		j := i + 1
+		for j < len(raw) && '0' <= raw[j] && raw[j] <= '9' {
+			j++
+		}
+		port := raw[i+1 : j]
+		if port == "" || port[0] == '0' || len(port) > 5 || len(port) == 5 && port > "65535" ||
+			port == defaultPort(raw[:start-3]) {
+			return false
+		}
+		i = j
+	}
+	if i == len(raw) || raw[i] != '/' {
+		return false
+	}
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '/':
+			if i+1 < len(raw) && dotStart(raw, i+1) {
+				return false
+			}
+		case pathOK[c]:
+		case c == '%':
+			if !validEscape(raw, i) {
+				return false
+			}
+			i += 2
+		case c == '?':
+			for i++; i < len(raw) && raw[i] != '#'; i++ {
+				if !queryOK[raw[i]] && (raw[i] != '%' || !validEscape(raw, i)) {
+					return false
+				}
+			}
+			return i == len(raw) || fastFragment(raw, i+1)
+		case c == '#':
+			return fastFragment(raw, i+1)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // normalize is Normalize, also returning the parts of raw as written.
-func normalize(raw string) (string, parsed, error) {
-	p, err := split(trimSpace(raw), raw)
+func normalize(raw string) (string, sitemap.URI, error) {
+	p, err := parse(trimSpace(raw), raw)
 	if err != nil {
 		return "", p, err
 	}
-	host, port, err := hostPort(p.authority, p.scheme, raw)
+	scheme := strings.ToLower(p.Scheme)
+	host, err := normHost(p.Host, raw)
 	if err != nil {
 		return "", p, err
 	}
 	b := make([]byte, 0, len(raw)+len(raw)/4+8)
-	b = append(b, p.scheme...)
+	b = append(b, scheme...)
 	b = append(b, "://"...)
 	b = append(b, host...)
-	if port != "" {
+	if port := port(&p, scheme); port != "" {
 		b = append(b, ':')
 		b = append(b, port...)
 	}
 	pathStart := len(b)
-	if p.path == "" {
+	if p.Path == "" {
 		b = append(b, '/')
 	} else {
-		b = appendEscaped(b, p.path, &pathOK)
+		b = appendEscaped(b, p.Path, &pathOK)
 		b = removeDotSegments(b, pathStart)
 	}
-	if p.hasQuery {
+	if p.HasQuery {
 		b = append(b, '?')
-		b = appendEscaped(b, p.query, &queryOK)
+		b = appendEscaped(b, p.Query, &queryOK)
 	}
-	if p.hasFragment {
+	if p.HasFragment {
 		b = append(b, '#')
-		b = appendEscaped(b, p.fragment, &queryOK)
+		b = appendEscaped(b, p.Fragment, &queryOK)
 	}
 	return string(b), p, nil
 }
