@@ -85,9 +85,25 @@ var (
 	pathOK  = charset(unreserved + subDelims + ":@/")
 	queryOK = charset(unreserved + subDelims + ":@/?") // also the fragment's
 	isHex   = charset("0123456789ABCDEFabcdef")
-	// hostFast holds the bytes of a normalised ASCII host name.
-	hostFast = charset("abcdefghijklmnopqrstuvwxyz0123456789-._")
+	// hostFast holds the bytes of the labels of a normalised ASCII host
+	// name.
+	hostFast = charset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+	// pathLook and queryLook mark, for skip, the bytes of a path and of a
+	// query that need a second look: those not allowed as they are, and
+	// the path's dots.
+	pathLook  = look(without(pathOK, "."))
+	queryLook = look(queryOK)
 )
+
+// look turns a set of allowed bytes into skip's table.
+func look(ok [256]bool) (t [256]uint8) {
+	for c, ok := range ok {
+		if !ok {
+			t[c] = 1
+		}
+	}
+	return t
+}
 
 func charset(s string) (t [256]bool) {
 	for i := 0; i < len(s); i++ {
@@ -244,7 +260,8 @@ func Normalize(raw string) (string, error) {
 
 // normal reports whether Normalize would return raw as it is. It may say
 // false for a URI that is (an IPv6 or punycode host, a segment that starts
-// with "."): the slow path decides.
+// with "."): the slow path decides. It runs for every URL a source gives,
+// so its loops are the tight kind: one table lookup a byte.
 func normal(raw string) bool {
 	var i int
 	switch {
@@ -256,14 +273,23 @@ func normal(raw string) bool {
 		return false
 	}
 	start := i
-	for ; i < len(raw) && hostFast[raw[i]]; i++ {
-		if raw[i] == '.' && (i == start || raw[i-1] == '.') ||
-			raw[i] == '-' && i >= start+2 && raw[i-1] == '-' && raw[i-2]|0x20 == 'n' { // "xn--": punycode to check
-			return false
+	for { // a label, and the dot after it
+		if strings.HasPrefix(raw[i:], "xn--") {
+			return false // punycode, to be checked
 		}
-	}
-	if i == start {
-		return false
+		j := i
+		for i < len(raw) && hostFast[raw[i]] {
+			i++
+		}
+		if i == j {
+			return false // an empty label, refused
+		}
+		if i == len(raw) || raw[i] != '.' {
+			break
+		}
+		if i++; i == len(raw) || !hostFast[raw[i]] {
+			break // a trailing dot, kept; or an empty label, refused below
+		}
 	}
 	if i < len(raw) && raw[i] == ':' {
 		j := i + 1
@@ -280,33 +306,66 @@ func normal(raw string) bool {
 	if i == len(raw) || raw[i] != '/' {
 		return false
 	}
-	for ; i < len(raw); i++ {
-		c := raw[i]
+	// The path: bytes it allows, escapes, no dot segment ("/." or "/%2e"
+	// may start one: the slow path decides).
+	for {
+		i = skip(raw, i, &pathLook)
 		switch {
-		case c == '/':
-			if i+1 < len(raw) && dotStart(raw, i+1) {
+		case i == len(raw):
+			return true
+		case raw[i] == '.':
+			if raw[i-1] == '/' {
 				return false
 			}
-		case pathOK[c]:
-		case c == '%':
-			if !validEscape(raw, i) {
+			i++
+		case raw[i] == '%':
+			if !validEscape(raw, i) || raw[i-1] == '/' && raw[i+1] == '2' && raw[i+2]|0x20 == 'e' {
 				return false
 			}
-			i += 2
-		case c == '?':
-			for i++; i < len(raw) && raw[i] != '#'; i++ {
-				if !queryOK[raw[i]] && (raw[i] != '%' || !validEscape(raw, i)) {
-					return false
-				}
-			}
-			return i == len(raw) || fastFragment(raw, i+1)
-		case c == '#':
-			return fastFragment(raw, i+1)
+			i += 3
+		case raw[i] == '?':
+			return normalQuery(raw, i+1)
+		case raw[i] == '#':
+			return normalQuery(raw, i)
 		default:
 			return false
 		}
 	}
-	return true
+}
+
+// normalQuery is normal for the query at raw[i:] and what follows it: a
+// fragment once, after a "#" (which i may stand on).
+func normalQuery(raw string, i int) bool {
+	fragment := false
+	for {
+		i = skip(raw, i, &queryLook)
+		switch {
+		case i == len(raw):
+			return true
+		case raw[i] == '%' && validEscape(raw, i):
+			i += 3
+		case raw[i] == '#' && !fragment:
+			fragment = true
+			i++
+		default:
+			return false
+		}
+	}
+}
+
+// skip returns the index of the first byte from raw[i:] on that t says
+// needs a look (or len(raw)), eight bytes at a time while none does.
+func skip(raw string, i int, t *[256]uint8) int {
+	for ; i+8 <= len(raw); i += 8 {
+		b := raw[i : i+8]
+		if t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]] != 0 {
+			break
+		}
+	}
+	for i < len(raw) && t[raw[i]] == 0 {
+		i++
+	}
+	return i
 }
 
 // normalize is Normalize, also returning the parts of raw as written.

@@ -134,17 +134,54 @@ func pathAndQuery(uri string) (path string, start int, query string) {
 
 // hasParam reports whether query has a parameter whose name matches.
 func hasParam(query string, match func(string) bool) bool {
-	for q := query; ; {
-		param, more, found := strings.Cut(q, "&")
-		if name, _, _ := strings.Cut(param, "="); match(name) {
+	name := 0 // where the current parameter's name starts; -1 once it has ended
+	for i := 0; i < len(query); i++ {
+		for i < len(query) && !paramSep[query[i]] {
+			i++
+		}
+		if i == len(query) {
+			break
+		}
+		switch query[i] {
+		case '=':
+			if name >= 0 && match(query[name:i]) {
+				return true
+			}
+			name = -1
+		case '&':
+			if name >= 0 && match(query[name:i]) {
+				return true
+			}
+			name = i + 1
+		}
+	}
+	return name >= 0 && match(query[name:])
+}
+
+// hasSessionParam is hasParam(query, isSessionName), spelled out to be
+// quick: it runs for every URL a Filter strips.
+func hasSessionParam(query string) bool {
+	name := 0 // as in hasParam
+	for i := 0; i < len(query); i++ {
+		for i < len(query) && !paramSep[query[i]] {
+			i++
+		}
+		if i == len(query) {
+			break
+		}
+		if name >= 0 && isSessionName(query[name:i]) {
 			return true
 		}
-		if !found {
-			return false
+		name = -1
+		if query[i] == '&' {
+			name = i + 1
 		}
-		q = more
 	}
+	return name >= 0 && isSessionName(query[name:])
 }
+
+// paramSep marks the bytes that end a query parameter's name.
+var paramSep = [256]bool{'=': true, '&': true}
 
 // StripSessionIDs returns uri without its session-ID parameters: query
 // parameters and path parameters (";jsessionid=…") whose name is one of
@@ -168,9 +205,9 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 	q, semi := strings.IndexByte(uri, '?'), strings.IndexByte(uri, ';')
 	if noPathParams := quick && (semi < 0 || q >= 0 && semi > q); noPathParams && q < 0 {
 		return uri
-	} else if noPathParams && q > strings.Index(uri, "://") {
+	} else if noPathParams && (strings.HasPrefix(uri, "https://") || strings.HasPrefix(uri, "http://") || q > strings.Index(uri, "://")) {
 		query, _, _ := strings.Cut(uri[q+1:], "#")
-		if !hasParam(query, match) {
+		if names == nil && !hasSessionParam(query) || names != nil && !hasParam(query, match) {
 			return uri
 		}
 	}

@@ -45,14 +45,58 @@ func ParseURI(s string) (URI, error) {
 	if s != "" && (isURISpace(s[0]) || isURISpace(s[len(s)-1])) {
 		return u, uriError(RuleInvalidURL, s, "not escaped: whitespace around the URL")
 	}
-	colon := -1
+	var rest string
 	switch {
 	case len(s) >= 8 && s[:8] == "https://":
-		colon = 5
+		u.Scheme, rest = s[:5], s[8:]
 	case len(s) >= 7 && s[:7] == "http://":
-		colon = 4
+		u.Scheme, rest = s[:4], s[7:]
+	default:
+		var err error
+		if rest, err = parseScheme(s, &u); err != nil {
+			return u, err
+		}
 	}
-	for i := 0; colon < 0 && i < len(s); i++ {
+	// The usual authority is a host name alone: labels of letters, digits,
+	// "-" and "_" between single dots, up to "/", "?", "#" or the end. One
+	// tight loop takes it; anything else takes parseAuthority.
+	i, dot := 0, true // dot: at the start, or just after a "."
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if hostLabel[c] {
+			dot = false
+		} else if c != '.' || dot {
+			break
+		} else {
+			dot = true
+		}
+	}
+	if i == 0 || i < len(rest) && rest[i] != '/' && rest[i] != '?' && rest[i] != '#' {
+		var err error
+		if i, err = parseAuthority(s, rest, &u); err != nil {
+			return u, err
+		}
+	} else {
+		u.Host = rest[:i]
+	}
+	rest = rest[i:]
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		u.Fragment, u.HasFragment = rest[i+1:], true
+		rest = rest[:i]
+	}
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		u.Query, u.HasQuery = rest[i+1:], true
+		rest = rest[:i]
+	}
+	u.Path = rest
+	return u, nil
+}
+
+// parseScheme is ParseURI's for a scheme other than "https://" and
+// "http://" as most URLs spell them: it returns what follows "//".
+func parseScheme(s string, u *URI) (string, error) {
+	colon := -1
+	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == ':' {
 			colon = i
@@ -64,78 +108,87 @@ func ParseURI(s string) (URI, error) {
 	}
 	if colon <= 0 {
 		if strings.HasPrefix(s, "//") {
-			return u, uriError(RuleRelativeURL, s, "relative URL: no scheme; write the absolute URL, e.g. https:"+shorten(s, 40))
+			return "", uriError(RuleRelativeURL, s, "relative URL: no scheme; write the absolute URL, e.g. https:"+shorten(s, 40))
 		}
-		return u, uriError(RuleRelativeURL, s, "relative URL: no scheme; write the absolute URL, e.g. https://www.example.com/page")
+		return "", uriError(RuleRelativeURL, s, "relative URL: no scheme; write the absolute URL, e.g. https://www.example.com/page")
 	}
 	u.Scheme = s[:colon]
 	if !asciiEqualFold(u.Scheme, "http") && !asciiEqualFold(u.Scheme, "https") {
-		return u, uriError(RuleInvalidURL, s, "scheme "+strconv.Quote(u.Scheme)+" is not http or https")
+		return "", uriError(RuleInvalidURL, s, "scheme "+strconv.Quote(u.Scheme)+" is not http or https")
 	}
 	rest := s[colon+1:]
 	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
-		return u, uriError(RuleRelativeURL, s, "relative URL: no host after "+s[:colon+1])
+		return "", uriError(RuleRelativeURL, s, "relative URL: no host after "+s[:colon+1])
 	}
-	rest = rest[2:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
+	return rest[2:], nil
+}
+
+// parseAuthority is ParseURI's for an authority that is not a plain host
+// name, at the start of rest: it sets u's Host and Port and returns where
+// the authority ends in rest.
+func parseAuthority(s, rest string, u *URI) (int, error) {
+	end, at, colon := len(rest), false, -1
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '/', '?', '#':
+			end = i
+		case '@':
+			at = true
+			continue
+		case ':':
+			colon = i
+			continue
+		default:
+			continue
+		}
+		break
 	}
-	authority, rest := rest[:end], rest[end:]
-	if i := strings.IndexByte(rest, '#'); i >= 0 {
-		u.Fragment, u.HasFragment = rest[i+1:], true
-		rest = rest[:i]
-	}
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		u.Query, u.HasQuery = rest[i+1:], true
-		rest = rest[:i]
-	}
-	u.Path = rest
+	authority := rest[:end]
 	if authority == "" {
-		return u, uriError(RuleRelativeURL, s, "relative URL: no host")
+		return 0, uriError(RuleRelativeURL, s, "relative URL: no host")
 	}
-	if strings.IndexByte(authority, '@') >= 0 {
-		return u, uriError(RuleInvalidURL, s, "a user name or password (…@) is not allowed in a sitemap URL")
+	if at {
+		return 0, uriError(RuleInvalidURL, s, "a user name or password (…@) is not allowed in a sitemap URL")
 	}
 	host, port, hasPort := authority, "", false
 	if authority[0] == '[' {
 		end := strings.IndexByte(authority, ']')
 		if end < 0 {
-			return u, uriError(RuleInvalidURL, s, "IPv6 host without closing ]")
+			return 0, uriError(RuleInvalidURL, s, "IPv6 host without closing ]")
 		}
 		host, port = authority[:end+1], authority[end+1:]
 		if port != "" {
 			if port[0] != ':' {
-				return u, uriError(RuleInvalidURL, s, "unexpected "+strconv.Quote(port)+" after the IPv6 host")
+				return 0, uriError(RuleInvalidURL, s, "unexpected "+strconv.Quote(port)+" after the IPv6 host")
 			}
 			port, hasPort = port[1:], true
 		}
 		if a, err := netip.ParseAddr(host[1:end]); err != nil || !a.Is6() || a.Zone() != "" {
-			return u, uriError(RuleInvalidURL, s, "invalid IPv6 host "+host)
+			return 0, uriError(RuleInvalidURL, s, "invalid IPv6 host "+host)
 		}
-	} else if i := strings.LastIndexByte(authority, ':'); i >= 0 {
-		host, port, hasPort = authority[:i], authority[i+1:], true
+	} else if colon >= 0 {
+		host, port, hasPort = authority[:colon], authority[colon+1:], true
 	}
 	if hasPort {
 		n := 0
 		for i := 0; i < len(port); i++ {
 			c := port[i]
 			if c < '0' || c > '9' {
-				return u, uriError(RuleInvalidURL, s, "port "+strconv.Quote(port)+" is not a number")
+				return 0, uriError(RuleInvalidURL, s, "port "+strconv.Quote(port)+" is not a number")
 			}
 			if n = n*10 + int(c-'0'); n > 65535 {
-				return u, uriError(RuleInvalidURL, s, "port "+port+" is over 65535")
+				return 0, uriError(RuleInvalidURL, s, "port "+port+" is over 65535")
 			}
 		}
 	}
 	if host == "" {
-		return u, uriError(RuleRelativeURL, s, "relative URL: no host")
+		return 0, uriError(RuleRelativeURL, s, "relative URL: no host")
 	}
 	if msg := hostProblem(host, true); msg != "" {
-		return u, uriError(RuleInvalidURL, s, "invalid host "+strconv.Quote(host)+": "+msg)
+		return 0, uriError(RuleInvalidURL, s, "invalid host "+strconv.Quote(host)+": "+msg)
 	}
 	u.Host, u.Port = host, port
-	return u, nil
+	return end, nil
 }
 
 // HostProblem says what is wrong with host, a host name in ASCII such as
@@ -170,12 +223,14 @@ func hostProblem(host string, idn bool) string {
 }
 
 // hostByte holds the bytes of a host name in ASCII: letters, digits and
-// "-._" ("_" exists in real host names, and browsers allow it).
-var hostByte = func() (t [256]bool) {
-	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._") {
-		t[c] = true
+// "-._" ("_" exists in real host names, and browsers allow it); hostLabel
+// the same but the dot.
+var hostByte, hostLabel = func() (t, l [256]bool) {
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") {
+		t[c], l[c] = true, true
 	}
-	return t
+	t['.'] = true
+	return t, l
 }()
 
 func isURISpace(c byte) bool {

@@ -137,12 +137,14 @@ func normalize(u *sitemap.URL) bool {
 	if err != nil {
 		return false
 	}
-	v := *u
-	v.Loc = n
-	if loc.NormalizeExtensions(&v) != nil {
-		return false
+	if len(u.Images)+len(u.Videos)+len(u.Alternates) > 0 {
+		v := *u
+		if loc.NormalizeExtensions(&v) != nil {
+			return false
+		}
+		u.Images, u.Videos, u.Alternates = v.Images, v.Videos, v.Alternates
 	}
-	*u = v
+	u.Loc = n
 	return true
 }
 
