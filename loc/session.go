@@ -159,15 +159,16 @@ func hasParam(query string, match func(string) bool) bool {
 }
 
 // hasSessionParam is hasParam(query, isSessionName), spelled out to be
-// quick: it runs for every URL a Filter strips.
+// quick: it runs for every URL a Filter strips. The query may go on with
+// "#" and a fragment, where it ends.
 func hasSessionParam(query string) bool {
 	name := 0 // as in hasParam
 	for i := 0; i < len(query); i++ {
 		for i < len(query) && !paramSep[query[i]] {
 			i++
 		}
-		if i == len(query) {
-			break
+		if i == len(query) || query[i] == '#' {
+			return name >= 0 && isSessionName(query[name:i])
 		}
 		if name >= 0 && isSessionName(query[name:i]) {
 			return true
@@ -180,8 +181,8 @@ func hasSessionParam(query string) bool {
 	return name >= 0 && isSessionName(query[name:])
 }
 
-// paramSep marks the bytes that end a query parameter's name.
-var paramSep = [256]bool{'=': true, '&': true}
+// paramSep marks the bytes that end a query parameter's name, or it.
+var paramSep = [256]bool{'=': true, '&': true, '#': true}
 
 // StripSessionIDs returns uri without its session-ID parameters: query
 // parameters and path parameters (";jsessionid=…") whose name is one of
@@ -206,8 +207,10 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 	if noPathParams := quick && (semi < 0 || q >= 0 && semi > q); noPathParams && q < 0 {
 		return uri
 	} else if noPathParams && (strings.HasPrefix(uri, "https://") || strings.HasPrefix(uri, "http://") || q > strings.Index(uri, "://")) {
-		query, _, _ := strings.Cut(uri[q+1:], "#")
-		if names == nil && !hasSessionParam(query) || names != nil && !hasParam(query, match) {
+		if names == nil && !hasSessionParam(uri[q+1:]) {
+			return uri
+		}
+		if query, _, _ := strings.Cut(uri[q+1:], "#"); names != nil && !hasParam(query, match) {
 			return uri
 		}
 	}
