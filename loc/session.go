@@ -1,6 +1,10 @@
 package loc
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
 
 // sessionIDNames are the parameter names that carry a session ID in the
 // URLs of common platforms: generic (sid, sessionid, session_id), PHP
@@ -116,20 +120,23 @@ func sessionID(uri string) string {
 	return ""
 }
 
-// pathAndQuery returns the path (of an absolute URI, or all of a relative
-// one), where it starts in uri, and the query of uri.
+// pathAndQuery returns the path of uri (as sitemap.ParseURI reads it, or
+// up to "?" or "#" for a reference it refuses: a relative one), where it
+// starts in uri, and the query of uri.
 func pathAndQuery(uri string) (path string, start int, query string) {
-	if i := strings.Index(uri, "://"); i >= 0 {
-		start = i + 3
-		if j := strings.IndexAny(uri[start:], "/?#"); j >= 0 {
-			start += j
-		} else {
-			start = len(uri)
+	if u, err := sitemap.ParseURI(uri); err == nil {
+		start = len(uri) - len(u.Path)
+		if u.HasQuery {
+			start -= 1 + len(u.Query)
 		}
+		if u.HasFragment {
+			start -= 1 + len(u.Fragment)
+		}
+		return u.Path, start, u.Query
 	}
-	path, _, _ = strings.Cut(uri[start:], "#")
+	path, _, _ = strings.Cut(uri, "#")
 	path, query, _ = strings.Cut(path, "?")
-	return path, start, query
+	return path, 0, query
 }
 
 // hasParam reports whether query has a parameter whose name matches.
