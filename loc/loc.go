@@ -169,12 +169,8 @@ func normHost(host, raw string) (string, error) {
 		a, _ := netip.ParseAddr(host[1 : len(host)-1])
 		return "[" + a.String() + "]", nil
 	}
-	simple := true // ASCII: no IDNA needed
-	for i := 0; i < len(host) && simple; i++ {
-		simple = host[i] < 0x80
-	}
 	lower := strings.ToLower(host)
-	if simple && !strings.Contains(lower, "xn--") {
+	if isASCII(host) && !strings.Contains(lower, "xn--") {
 		return lower, nil
 	}
 	if !utf8.ValidString(host) {
@@ -184,10 +180,26 @@ func normHost(host, raw string) (string, error) {
 	if err != nil {
 		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+idnaReason(err))
 	}
-	if msg := sitemap.HostProblem(h); msg != "" {
-		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+msg)
+	// The punycode is held to what ParseURI takes of an ASCII host: UTS
+	// #46 maps "／" to "/", for one.
+	if h == "" {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": empty")
+	}
+	u, err := sitemap.ParseURI("http://" + h + "/")
+	if err != nil || u.Host != h || u.Port != "" || !isASCII(h) {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+
+			": not a host name once in punycode ("+strconv.Quote(h)+")")
 	}
 	return h, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // idnaReason drops the idna package's "idna: " prefix.

@@ -184,32 +184,22 @@ func parseAuthority(s, rest string, u *URI) (int, error) {
 	if host == "" {
 		return 0, uriError(RuleRelativeURL, s, "relative URL: no host")
 	}
-	if msg := hostProblem(host, true); msg != "" {
-		return 0, uriError(RuleInvalidURL, s, "invalid host "+strconv.Quote(host)+": "+msg)
+	if host[0] != '[' {
+		if msg := hostProblem(host); msg != "" {
+			return 0, uriError(RuleInvalidURL, s, "invalid host "+strconv.Quote(host)+": "+msg)
+		}
 	}
 	u.Host, u.Port = host, port
 	return end, nil
 }
 
-// HostProblem says what is wrong with host, a host name in ASCII such as
-// the punycode package loc makes of an IDN: "" when ParseURI would take it.
-func HostProblem(host string) string {
-	if host == "" {
-		return "empty"
-	}
-	return hostProblem(host, false)
-}
-
-// hostProblem says what is wrong with host, or "". An IPv6 literal is
-// ParseURI's business; idn lets bytes past ASCII through, for the caller
-// to turn into punycode or refuse.
-func hostProblem(host string, idn bool) string {
-	if host[0] == '[' {
-		return ""
-	}
+// hostProblem says what is wrong with host, a name (not an IPv6
+// literal), or "". Bytes past ASCII are the caller's, to turn into
+// punycode or refuse.
+func hostProblem(host string) string {
 	for i := 0; i < len(host); i++ {
 		c := host[i]
-		if c >= 0x80 && idn {
+		if c >= 0x80 {
 			return ""
 		}
 		if !hostByte[c] {

@@ -56,17 +56,6 @@ func TestParseURI(t *testing.T) {
 	}
 }
 
-func TestHostProblem(t *testing.T) {
-	for host, want := range map[string]string{
-		"www.example.com": "", "xn--bcher-kva.example": "", "a..b": "empty label", "": "empty",
-		"bücher.example": `"\xc3" is not allowed in a host name`, "a b": `" " is not allowed in a host name`,
-	} {
-		if got := sitemap.HostProblem(host); got != want {
-			t.Errorf("HostProblem(%q) = %q; want %q", host, got, want)
-		}
-	}
-}
-
 func BenchmarkParseURI(b *testing.B) {
 	const s = "https://www.example.com/catalog/item-123?color=red&size=M&ref=12"
 	b.ReportAllocs()
