@@ -7,7 +7,9 @@
 // and port and under its directory. [Normalize] turns what users have (an
 // IRI from a CSV file or a database) into such a URI, [Scope.Apply] adds the
 // scope rules for the builder, and [Scope.Check] and [Check] report the same
-// problems in URIs read from others' files without rewriting them.
+// problems in URIs read from others' files without rewriting them. They
+// all read URLs with [sitemap.ParseURI], as the sitemap.Writer does, so
+// that what one accepts the others do.
 //
 // # Choices
 //

@@ -18,7 +18,7 @@ import (
 // # Patterns
 //
 // Include and Exclude patterns match the path of a URL's loc once
-// normalised (see Normalization below): from the "/" after the host up to
+// normalised (see Normalisation below): from the "/" after the host up to
 // the "?" or "#", as the sitemap will spell it (percent-escapes included:
 // write "/caf%C3%A9/*" for /café/; a loc without a path has the path "/";
 // "/blog/../admin/x" is "/admin/x", where a crawler goes). Matching is
@@ -49,7 +49,7 @@ import (
 // glob that path.Match refuses or an expression that does not compile is
 // an error from NewFilter, naming it.
 //
-// # Normalization
+// # Normalisation
 //
 // A Filter is where a source's URLs take the one spelling they keep from
 // then on, in the sitemap and in whatever is keyed by URL: before the
@@ -58,9 +58,9 @@ import (
 // loc.NormalizeExtensions. Normalize returns a normalised URL as it is,
 // after a check that does not allocate, so a Filter over another (or over
 // a source that normalises for its own needs, an access log) rewrites
-// nothing twice. A URL that cannot be normalised is
-// returned as it is, whatever the patterns say, for the publish.Builder
-// to refuse with its rule, at its place.
+// nothing twice. A URL that cannot be normalised is returned as it is,
+// whatever the patterns say, for the publish.Builder to refuse with its
+// rule, at its place.
 type FilterOptions struct {
 	// Include lists patterns of which a URL must match one to be kept.
 	// Empty: every URL is kept unless excluded.
@@ -178,6 +178,9 @@ func (f *Filter) keeps(l string) bool {
 	}
 	u, _ := sitemap.ParseURI(l) // l is normalised: it parses, and has a path
 	p := u.Path
+	if p == "" {
+		p = "/" // never for a normalised loc; the matchers want a leading "/"
+	}
 	if f.include != nil && !anyMatches(f.include, p) {
 		return false
 	}
