@@ -139,45 +139,19 @@ func pathAndQuery(uri string) (path string, start int, query string) {
 	return path, 0, query
 }
 
-// hasParam reports whether query has a parameter whose name matches.
-func hasParam(query string, match func(string) bool) bool {
+// hasParam reports whether query has a parameter named in names (nil:
+// the session IDs). The query may go on with "#" and a fragment, where it
+// ends. It runs for every URL a Filter strips, hence the tight loop.
+func hasParam(query string, names []string) bool {
 	name := 0 // where the current parameter's name starts; -1 once it has ended
 	for i := 0; i < len(query); i++ {
 		for i < len(query) && !paramSep[query[i]] {
 			i++
 		}
-		if i == len(query) {
-			break
-		}
-		switch query[i] {
-		case '=':
-			if name >= 0 && match(query[name:i]) {
-				return true
-			}
-			name = -1
-		case '&':
-			if name >= 0 && match(query[name:i]) {
-				return true
-			}
-			name = i + 1
-		}
-	}
-	return name >= 0 && match(query[name:])
-}
-
-// hasSessionParam is hasParam(query, isSessionName), spelled out to be
-// quick: it runs for every URL a Filter strips. The query may go on with
-// "#" and a fragment, where it ends.
-func hasSessionParam(query string) bool {
-	name := 0 // as in hasParam
-	for i := 0; i < len(query); i++ {
-		for i < len(query) && !paramSep[query[i]] {
-			i++
-		}
 		if i == len(query) || query[i] == '#' {
-			return name >= 0 && isSessionName(query[name:i])
+			return name >= 0 && isParam(query[name:i], names)
 		}
-		if name >= 0 && isSessionName(query[name:i]) {
+		if name >= 0 && isParam(query[name:i], names) {
 			return true
 		}
 		name = -1
@@ -185,7 +159,16 @@ func hasSessionParam(query string) bool {
 			name = i + 1
 		}
 	}
-	return name >= 0 && isSessionName(query[name:])
+	return name >= 0 && isParam(query[name:], names)
+}
+
+// isParam reports whether name is one of names; nil names are the session
+// IDs, matched by isSessionName, which is quicker than matchName.
+func isParam(name string, names []string) bool {
+	if names == nil {
+		return isSessionName(name)
+	}
+	return matchName(name, names)
 }
 
 // paramSep marks the bytes that end a query parameter's name, or it.
@@ -203,10 +186,6 @@ func StripSessionIDs(uri string, names []string) string {
 // stripSessionIDs is StripSessionIDs; quick takes the shortcut for URLs
 // with nothing to strip, which tests hold to the long way.
 func stripSessionIDs(uri string, names []string, quick bool) string {
-	match := isSessionName // the default list, spelled out to be quick
-	if names != nil {
-		match = func(name string) bool { return matchName(name, names) }
-	}
 	// The usual URL has no path parameter and no session ID in its query:
 	// two vectorised scans tell, and it is returned as it is. Whatever they
 	// cannot rule out takes the long way below.
@@ -214,10 +193,7 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 	if noPathParams := quick && (semi < 0 || q >= 0 && semi > q); noPathParams && q < 0 {
 		return uri
 	} else if noPathParams && (strings.HasPrefix(uri, "https://") || strings.HasPrefix(uri, "http://") || q > strings.Index(uri, "://")) {
-		if names == nil && !hasSessionParam(uri[q+1:]) {
-			return uri
-		}
-		if query, _, _ := strings.Cut(uri[q+1:], "#"); names != nil && !hasParam(query, match) {
+		if !hasParam(uri[q+1:], names) {
 			return uri
 		}
 	}
@@ -231,7 +207,7 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 			continue
 		}
 		name, n := pathParam(path[i+1:])
-		if match(name) {
+		if isParam(name, names) {
 			if !changed {
 				b.Grow(len(uri))
 				b.WriteString(uri[:pathStart])
@@ -249,7 +225,7 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 	rest := uri[pathStart+len(path):] // "?query#fragment", "#fragment" or ""
 	if strings.HasPrefix(rest, "?") {
 		rest = rest[1+len(query):]
-		if !hasParam(query, match) {
+		if !hasParam(query, names) {
 			// The common case: nothing to drop, nothing allocated.
 			if !changed {
 				return uri
@@ -259,7 +235,7 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 			var kept []string
 			for q := query; ; {
 				param, more, found := strings.Cut(q, "&")
-				if name, _, _ := strings.Cut(param, "="); !match(name) {
+				if name, _, _ := strings.Cut(param, "="); !isParam(name, names) {
 					kept = append(kept, param)
 				}
 				if !found {
