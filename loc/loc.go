@@ -288,7 +288,7 @@ func normal(raw string) bool {
 	}
 	start := i
 	for { // a label, and the dot after it
-		if strings.HasPrefix(raw[i:], "xn--") {
+		if i < len(raw) && raw[i] == 'x' && strings.HasPrefix(raw[i:], "xn--") {
 			return false // punycode, to be checked
 		}
 		j := i
