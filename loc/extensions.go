@@ -12,8 +12,11 @@ import (
 // Source's own memory, are never written. On a URL Normalize refuses it
 // returns its *sitemap.Violation, with Field naming the element
 // ("image:loc", "video:thumbnail_loc", "xhtml:link"…) and Index which of
-// them it is, and leaves the rest of u as it was.
+// them it is; u's slices may then hold normalised copies already.
 func NormalizeExtensions(u *sitemap.URL) (err error) {
+	if len(u.Images)+len(u.Videos)+len(u.Alternates) == 0 {
+		return nil // most URLs: a call per URL, so the quickest way out
+	}
 	if u.Images, err = normalizeAll(u.Images, imageURLs); err != nil {
 		return err
 	}

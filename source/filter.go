@@ -138,7 +138,7 @@ func normalize(u *sitemap.URL) bool {
 		return false
 	}
 	if len(u.Images)+len(u.Videos)+len(u.Alternates) > 0 {
-		v := *u
+		v := *u // u keeps its extensions if one cannot be normalised
 		if loc.NormalizeExtensions(&v) != nil {
 			return false
 		}
