@@ -31,6 +31,12 @@ func FuzzNormalize(f *testing.F) {
 		scopes = append(scopes, s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
+		if normal(raw) {
+			// Normalize's fast path returns raw: the slow path must agree.
+			if n, _, err := normalize(raw); err != nil || n != raw {
+				t.Fatalf("Normalize's fast path takes %q, its slow path gives %q, %v", raw, n, err)
+			}
+		}
 		n, err := Normalize(raw)
 		if err != nil {
 			var v *sitemap.Violation

@@ -7,7 +7,9 @@
 // and port and under its directory. [Normalize] turns what users have (an
 // IRI from a CSV file or a database) into such a URI, [Scope.Apply] adds the
 // scope rules for the builder, and [Scope.Check] and [Check] report the same
-// problems in URIs read from others' files without rewriting them.
+// problems in URIs read from others' files without rewriting them. They
+// all read URLs with [sitemap.ParseURI], as the sitemap.Writer does, so
+// that what one accepts the others do.
 //
 // # Choices
 //
@@ -82,24 +84,34 @@ const (
 )
 
 var (
-	pathOK    = charset(unreserved + subDelims + ":@/")
-	queryOK   = charset(unreserved + subDelims + ":@/?") // also the fragment's
-	hostOK    = charset("abcdefghijklmnopqrstuvwxyz0123456789-._")
-	hostASCII = charset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._")
-	isHex     = charset("0123456789ABCDEFabcdef")
+	pathOK  = charset(unreserved + subDelims + ":@/")
+	queryOK = charset(unreserved + subDelims + ":@/?") // also the fragment's
+	isHex   = charset("0123456789ABCDEFabcdef")
+	// hostFast holds the bytes of the labels of a normalised ASCII host
+	// name.
+	hostFast = charset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+	// pathLook and queryLook mark, for skip, the bytes of a path and of a
+	// query that need a second look: those not allowed as they are, and
+	// the path's dots.
+	pathLook  = look(without(pathOK, "."))
+	queryLook = look(queryOK)
 )
+
+// look turns a set of allowed bytes into skip's table.
+func look(ok [256]bool) (t [256]uint8) {
+	for c, ok := range ok {
+		if !ok {
+			t[c] = 1
+		}
+	}
+	return t
+}
 
 func charset(s string) (t [256]bool) {
 	for i := 0; i < len(s); i++ {
 		t[s[i]] = true
 	}
 	return t
-}
-
-// parsed is an absolute URI reference split into its parts, as written.
-type parsed struct {
-	scheme, authority, path, query, fragment string
-	hasQuery, hasFragment                    bool
 }
 
 func violation(rule, raw, msg string) *sitemap.Violation {
@@ -122,93 +134,27 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// split cuts s into scheme, authority, path, query and fragment. It refuses
-// a reference without scheme or authority, and schemes other than http(s).
-func split(s, raw string) (parsed, error) {
-	var p parsed
-	colon := -1
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == ':' {
-			colon = i
-			break
-		}
-		if !('a' <= c|0x20 && c|0x20 <= 'z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			break
-		}
+// parse is sitemap.ParseURI with loc's field and raw as the value.
+func parse(s, raw string) (sitemap.URI, error) {
+	u, err := sitemap.ParseURI(s)
+	if err != nil {
+		v := err.(*sitemap.Violation)
+		v.Field, v.Value = "loc", raw
 	}
-	if colon <= 0 {
-		return p, violation(sitemap.RuleRelativeURL, raw, "relative URL: no scheme (http:// or https://)")
-	}
-	p.scheme = strings.ToLower(s[:colon])
-	if p.scheme != "http" && p.scheme != "https" {
-		return p, violation(sitemap.RuleInvalidURL, raw, "scheme "+strconv.Quote(s[:colon])+" is not http or https")
-	}
-	rest := s[colon+1:]
-	if !strings.HasPrefix(rest, "//") {
-		return p, violation(sitemap.RuleRelativeURL, raw, "relative URL: no host after "+s[:colon+1])
-	}
-	rest = rest[2:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	p.authority, rest = rest[:end], rest[end:]
-	if p.authority == "" {
-		return p, violation(sitemap.RuleRelativeURL, raw, "relative URL: no host")
-	}
-	if i := strings.IndexByte(rest, '#'); i >= 0 {
-		p.fragment, p.hasFragment = rest[i+1:], true
-		rest = rest[:i]
-	}
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		p.query, p.hasQuery = rest[i+1:], true
-		rest = rest[:i]
-	}
-	p.path = rest
-	return p, nil
+	return u, err
 }
 
-// hostPort returns the normalised host and port of an authority ("" for no
-// port or the scheme's default one).
-func hostPort(authority, scheme, raw string) (host, port string, err error) {
-	if strings.IndexByte(authority, '@') >= 0 {
-		return "", "", violation(sitemap.RuleInvalidURL, raw, "a user name or password (…@) is not allowed in a sitemap URL")
+// port returns the port of u as Normalize writes it: without leading
+// zeros, and "" for the scheme's default one.
+func port(u *sitemap.URI, scheme string) string {
+	p := strings.TrimLeft(u.Port, "0")
+	if p == "" && u.Port != "" {
+		p = "0"
 	}
-	host, port = authority, ""
-	if strings.HasPrefix(authority, "[") {
-		end := strings.IndexByte(authority, ']')
-		if end < 0 {
-			return "", "", violation(sitemap.RuleInvalidURL, raw, "IPv6 host without closing ]")
-		}
-		host, port = authority[:end+1], authority[end+1:]
-		if port != "" {
-			if port[0] != ':' {
-				return "", "", violation(sitemap.RuleInvalidURL, raw, "unexpected "+strconv.Quote(port)+" after the IPv6 host")
-			}
-			port = port[1:]
-		}
-	} else if i := strings.LastIndexByte(authority, ':'); i >= 0 {
-		host, port = authority[:i], authority[i+1:]
+	if p == defaultPort(scheme) {
+		return ""
 	}
-	if port != "" {
-		n := 0
-		for i := 0; i < len(port); i++ {
-			c := port[i]
-			if c < '0' || c > '9' {
-				return "", "", violation(sitemap.RuleInvalidURL, raw, "port "+strconv.Quote(port)+" is not a number")
-			}
-			if n = n*10 + int(c-'0'); n > 65535 {
-				return "", "", violation(sitemap.RuleInvalidURL, raw, "port "+port+" is over 65535")
-			}
-		}
-		port = strconv.Itoa(n)
-		if port == defaultPort(scheme) {
-			port = ""
-		}
-	}
-	host, err = normHost(host, raw)
-	return host, port, err
+	return p
 }
 
 func defaultPort(scheme string) string {
@@ -218,46 +164,44 @@ func defaultPort(scheme string) string {
 	return "80"
 }
 
-// normHost lower-cases host and turns an IDN into punycode.
+// normHost lower-cases host and turns an IDN into punycode; ParseURI has
+// checked an ASCII host's bytes and an IPv6 literal.
 func normHost(host, raw string) (string, error) {
-	if host == "" {
-		return "", violation(sitemap.RuleRelativeURL, raw, "relative URL: no host")
-	}
 	if host[0] == '[' {
-		a, err := netip.ParseAddr(host[1 : len(host)-1])
-		if err != nil || !a.Is6() || a.Zone() != "" {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid IPv6 host "+host)
-		}
+		a, _ := netip.ParseAddr(host[1 : len(host)-1])
 		return "[" + a.String() + "]", nil
 	}
-	simple := true // ASCII letters, digits, "-", "_" and ".": no IDNA needed
-	for i := 0; i < len(host) && simple; i++ {
-		simple = hostASCII[host[i]]
+	lower := strings.ToLower(host)
+	if isASCII(host) && !strings.Contains(lower, "xn--") {
+		return lower, nil
 	}
-	h := host
-	if simple && !strings.Contains(strings.ToLower(host), "xn--") {
-		h = strings.ToLower(host)
-	} else {
-		if !utf8.ValidString(host) {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": not UTF-8")
-		}
-		var err error
-		if h, err = profile.ToASCII(host); err != nil {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+idnaReason(err))
-		}
+	if !utf8.ValidString(host) {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": not UTF-8")
 	}
+	h, err := profile.ToASCII(host)
+	if err != nil {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+idnaReason(err))
+	}
+	// The punycode is held to what ParseURI takes of an ASCII host: UTS
+	// #46 maps "／" to "/", for one.
 	if h == "" {
 		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": empty")
 	}
-	for i := 0; i < len(h); i++ {
-		if !hostOK[h[i]] {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": "+strconv.Quote(h[i:i+1])+" is not allowed in a host name")
-		}
-		if h[i] == '.' && (i == 0 || h[i-1] == '.') {
-			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+": empty label")
-		}
+	u, err := sitemap.ParseURI("http://" + h + "/")
+	if err != nil || u.Host != h || u.Port != "" || !isASCII(h) {
+		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+
+			": not a host name once in punycode ("+strconv.Quote(h)+")")
 	}
 	return h, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // idnaReason drops the idna package's "idna: " prefix.
@@ -315,43 +259,162 @@ func firstUnescaped(s string, ok *[256]bool) int {
 // It returns a *sitemap.Violation with RuleRelativeURL when raw has no
 // scheme or host, and RuleInvalidURL when it is not http(s) or cannot be
 // parsed (invalid host or port, user name or password).
+//
+// A URI Normalize returned comes back as it is, checked in one pass over
+// its bytes without allocating: normalising is idempotent, and cheap the
+// second time, so that a stage that cannot know whether its input is
+// canonical (the Builder, for an image's URL) may ask again.
 func Normalize(raw string) (string, error) {
+	if normal(raw) {
+		return raw, nil
+	}
 	n, _, err := normalize(raw)
 	return n, err
 }
 
+// normal reports whether Normalize would return raw as it is. It may say
+// false for a URI that is (an IPv6 or punycode host, a segment that starts
+// with "."): the slow path decides. It runs for every URL a source gives,
+// so its loops are the tight kind: one table lookup a byte.
+func normal(raw string) bool {
+	var i int
+	switch {
+	case strings.HasPrefix(raw, "https://"):
+		i = 8
+	case strings.HasPrefix(raw, "http://"):
+		i = 7
+	default:
+		return false
+	}
+	start := i
+	for { // a label, and the dot after it
+		if i < len(raw) && raw[i] == 'x' && strings.HasPrefix(raw[i:], "xn--") {
+			return false // punycode, to be checked
+		}
+		j := i
+		for i < len(raw) && hostFast[raw[i]] {
+			i++
+		}
+		if i == j {
+			return false // an empty label, refused
+		}
+		if i == len(raw) || raw[i] != '.' {
+			break
+		}
+		if i++; i == len(raw) || !hostFast[raw[i]] {
+			break // a trailing dot, kept; or an empty label, refused below
+		}
+	}
+	if i < len(raw) && raw[i] == ':' {
+		j := i + 1
+		for j < len(raw) && '0' <= raw[j] && raw[j] <= '9' {
+			j++
+		}
+		port := raw[i+1 : j]
+		if port == "" || port[0] == '0' || len(port) > 5 || len(port) == 5 && port > "65535" ||
+			port == defaultPort(raw[:start-3]) {
+			return false
+		}
+		i = j
+	}
+	if i == len(raw) || raw[i] != '/' {
+		return false
+	}
+	// The path: bytes it allows, escapes, no dot segment ("/." or "/%2e"
+	// may start one: the slow path decides).
+	for {
+		i = skip(raw, i, &pathLook)
+		switch {
+		case i == len(raw):
+			return true
+		case raw[i] == '.':
+			if raw[i-1] == '/' {
+				return false
+			}
+			i++
+		case raw[i] == '%':
+			if !validEscape(raw, i) || raw[i-1] == '/' && raw[i+1] == '2' && raw[i+2]|0x20 == 'e' {
+				return false
+			}
+			i += 3
+		case raw[i] == '?':
+			return normalQuery(raw, i+1)
+		case raw[i] == '#':
+			return normalQuery(raw, i)
+		default:
+			return false
+		}
+	}
+}
+
+// normalQuery is normal for the query at raw[i:] and what follows it: a
+// fragment once, after a "#" (which i may stand on).
+func normalQuery(raw string, i int) bool {
+	fragment := false
+	for {
+		i = skip(raw, i, &queryLook)
+		switch {
+		case i == len(raw):
+			return true
+		case raw[i] == '%' && validEscape(raw, i):
+			i += 3
+		case raw[i] == '#' && !fragment:
+			fragment = true
+			i++
+		default:
+			return false
+		}
+	}
+}
+
+// skip returns the index of the first byte from raw[i:] on that t says
+// needs a look (or len(raw)), eight bytes at a time while none does.
+func skip(raw string, i int, t *[256]uint8) int {
+	for ; i+8 <= len(raw); i += 8 {
+		b := raw[i : i+8]
+		if t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]] != 0 {
+			break
+		}
+	}
+	for i < len(raw) && t[raw[i]] == 0 {
+		i++
+	}
+	return i
+}
+
 // normalize is Normalize, also returning the parts of raw as written.
-func normalize(raw string) (string, parsed, error) {
-	p, err := split(trimSpace(raw), raw)
+func normalize(raw string) (string, sitemap.URI, error) {
+	p, err := parse(trimSpace(raw), raw)
 	if err != nil {
 		return "", p, err
 	}
-	host, port, err := hostPort(p.authority, p.scheme, raw)
+	scheme := strings.ToLower(p.Scheme)
+	host, err := normHost(p.Host, raw)
 	if err != nil {
 		return "", p, err
 	}
 	b := make([]byte, 0, len(raw)+len(raw)/4+8)
-	b = append(b, p.scheme...)
+	b = append(b, scheme...)
 	b = append(b, "://"...)
 	b = append(b, host...)
-	if port != "" {
+	if port := port(&p, scheme); port != "" {
 		b = append(b, ':')
 		b = append(b, port...)
 	}
 	pathStart := len(b)
-	if p.path == "" {
+	if p.Path == "" {
 		b = append(b, '/')
 	} else {
-		b = appendEscaped(b, p.path, &pathOK)
+		b = appendEscaped(b, p.Path, &pathOK)
 		b = removeDotSegments(b, pathStart)
 	}
-	if p.hasQuery {
+	if p.HasQuery {
 		b = append(b, '?')
-		b = appendEscaped(b, p.query, &queryOK)
+		b = appendEscaped(b, p.Query, &queryOK)
 	}
-	if p.hasFragment {
+	if p.HasFragment {
 		b = append(b, '#')
-		b = appendEscaped(b, p.fragment, &queryOK)
+		b = appendEscaped(b, p.Fragment, &queryOK)
 	}
 	return string(b), p, nil
 }

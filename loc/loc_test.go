@@ -61,6 +61,8 @@ var normalizeTests = []struct {
 	{raw: "http://ex ample.com/", rule: sitemap.RuleInvalidURL, msg: `" " is not allowed`},
 	{raw: "http://ex%41mple.com/", rule: sitemap.RuleInvalidURL, msg: `"%" is not allowed`},
 	{raw: "http://xn--a.example/", rule: sitemap.RuleInvalidURL, msg: "invalid host"},
+	{raw: "http://a／b.example/", rule: sitemap.RuleInvalidURL, msg: `not a host name once in punycode ("a/b.example")`},
+	{raw: "http://ａ＠b.example/", rule: sitemap.RuleInvalidURL, msg: "not a host name once in punycode"},
 	{raw: "http://xn--abc.example/", rule: sitemap.RuleInvalidURL, msg: "invalid host"},
 	{raw: "http://a\u200db.example/", rule: sitemap.RuleInvalidURL, msg: "invalid host"},
 	{raw: "http://\xff.example/", rule: sitemap.RuleInvalidURL, msg: "invalid host"},

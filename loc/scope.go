@@ -111,16 +111,16 @@ func (s *Scope) checkWritten(uri string) error {
 
 // unescaped reports the first part of p that Normalize would have to
 // escape.
-func unescaped(p parsed, raw string) error {
-	for i := 0; i < len(p.authority); i++ {
-		if p.authority[i] >= 0x80 {
+func unescaped(p sitemap.URI, raw string) error {
+	for i := 0; i < len(p.Host); i++ {
+		if p.Host[i] >= 0x80 {
 			return violation(sitemap.RuleInvalidURL, raw, "not escaped: the host must be in punycode (xn--…)")
 		}
 	}
 	parts := [...]struct {
 		name, s string
 		ok      *[256]bool
-	}{{"path", p.path, &pathOK}, {"query", p.query, &queryOK}, {"fragment", p.fragment, &queryOK}}
+	}{{"path", p.Path, &pathOK}, {"query", p.Query, &queryOK}, {"fragment", p.Fragment, &queryOK}}
 	for _, part := range parts {
 		if i := firstUnescaped(part.s, part.ok); i >= 0 {
 			c := part.s[i]

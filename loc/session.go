@@ -1,6 +1,10 @@
 package loc
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
 
 // sessionIDNames are the parameter names that carry a session ID in the
 // URLs of common platforms: generic (sid, sessionid, session_id), PHP
@@ -116,35 +120,59 @@ func sessionID(uri string) string {
 	return ""
 }
 
-// pathAndQuery returns the path (of an absolute URI, or all of a relative
-// one), where it starts in uri, and the query of uri.
+// pathAndQuery returns the path of uri (as sitemap.ParseURI reads it, or
+// up to "?" or "#" for a reference it refuses: a relative one), where it
+// starts in uri, and the query of uri.
 func pathAndQuery(uri string) (path string, start int, query string) {
-	if i := strings.Index(uri, "://"); i >= 0 {
-		start = i + 3
-		if j := strings.IndexAny(uri[start:], "/?#"); j >= 0 {
-			start += j
-		} else {
-			start = len(uri)
+	if u, err := sitemap.ParseURI(uri); err == nil {
+		start = len(uri) - len(u.Path)
+		if u.HasQuery {
+			start -= 1 + len(u.Query)
 		}
+		if u.HasFragment {
+			start -= 1 + len(u.Fragment)
+		}
+		return u.Path, start, u.Query
 	}
-	path, _, _ = strings.Cut(uri[start:], "#")
+	path, _, _ = strings.Cut(uri, "#")
 	path, query, _ = strings.Cut(path, "?")
-	return path, start, query
+	return path, 0, query
 }
 
-// hasParam reports whether query has a parameter whose name matches.
-func hasParam(query string, match func(string) bool) bool {
-	for q := query; ; {
-		param, more, found := strings.Cut(q, "&")
-		if name, _, _ := strings.Cut(param, "="); match(name) {
+// hasParam reports whether query has a parameter named in names (nil:
+// the session IDs). The query may go on with "#" and a fragment, where it
+// ends. It runs for every URL a Filter strips, hence the tight loop.
+func hasParam(query string, names []string) bool {
+	name := 0 // where the current parameter's name starts; -1 once it has ended
+	for i := 0; i < len(query); i++ {
+		for i < len(query) && !paramSep[query[i]] {
+			i++
+		}
+		if i == len(query) || query[i] == '#' {
+			return name >= 0 && isParam(query[name:i], names)
+		}
+		if name >= 0 && isParam(query[name:i], names) {
 			return true
 		}
-		if !found {
-			return false
+		name = -1
+		if query[i] == '&' {
+			name = i + 1
 		}
-		q = more
 	}
+	return name >= 0 && isParam(query[name:], names)
 }
+
+// isParam reports whether name is one of names; nil names are the session
+// IDs, matched by isSessionName, which is quicker than matchName.
+func isParam(name string, names []string) bool {
+	if names == nil {
+		return isSessionName(name)
+	}
+	return matchName(name, names)
+}
+
+// paramSep marks the bytes that end a query parameter's name, or it.
+var paramSep = [256]bool{'=': true, '&': true, '#': true}
 
 // StripSessionIDs returns uri without its session-ID parameters: query
 // parameters and path parameters (";jsessionid=…") whose name is one of
@@ -158,19 +186,14 @@ func StripSessionIDs(uri string, names []string) string {
 // stripSessionIDs is StripSessionIDs; quick takes the shortcut for URLs
 // with nothing to strip, which tests hold to the long way.
 func stripSessionIDs(uri string, names []string, quick bool) string {
-	match := isSessionName // the default list, spelled out to be quick
-	if names != nil {
-		match = func(name string) bool { return matchName(name, names) }
-	}
 	// The usual URL has no path parameter and no session ID in its query:
 	// two vectorised scans tell, and it is returned as it is. Whatever they
 	// cannot rule out takes the long way below.
 	q, semi := strings.IndexByte(uri, '?'), strings.IndexByte(uri, ';')
 	if noPathParams := quick && (semi < 0 || q >= 0 && semi > q); noPathParams && q < 0 {
 		return uri
-	} else if noPathParams && q > strings.Index(uri, "://") {
-		query, _, _ := strings.Cut(uri[q+1:], "#")
-		if !hasParam(query, match) {
+	} else if noPathParams && (strings.HasPrefix(uri, "https://") || strings.HasPrefix(uri, "http://") || q > strings.Index(uri, "://")) {
+		if !hasParam(uri[q+1:], names) {
 			return uri
 		}
 	}
@@ -184,7 +207,7 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 			continue
 		}
 		name, n := pathParam(path[i+1:])
-		if match(name) {
+		if isParam(name, names) {
 			if !changed {
 				b.Grow(len(uri))
 				b.WriteString(uri[:pathStart])
@@ -202,7 +225,7 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 	rest := uri[pathStart+len(path):] // "?query#fragment", "#fragment" or ""
 	if strings.HasPrefix(rest, "?") {
 		rest = rest[1+len(query):]
-		if !hasParam(query, match) {
+		if !hasParam(query, names) {
 			// The common case: nothing to drop, nothing allocated.
 			if !changed {
 				return uri
@@ -212,7 +235,7 @@ func stripSessionIDs(uri string, names []string, quick bool) string {
 			var kept []string
 			for q := query; ; {
 				param, more, found := strings.Cut(q, "&")
-				if name, _, _ := strings.Cut(param, "="); !match(name) {
+				if name, _, _ := strings.Cut(param, "="); !isParam(name, names) {
 					kept = append(kept, param)
 				}
 				if !found {

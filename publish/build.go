@@ -223,9 +223,6 @@ type Builder struct {
 	err     error // fatal: the Builder can only be aborted
 	done    bool
 	scratch sitemap.URL
-	images  []sitemap.Image
-	videos  []sitemap.Video
-	alts    []sitemap.Alternate
 
 	hook func(step string) // tests: called at each step of Publish
 }
@@ -358,8 +355,10 @@ func ValidName(s string) bool {
 //
 // The loc is normalised and checked against the scope (see
 // [loc.Scope.Apply]); the URLs of images, videos and alternates are
-// normalised (see [loc.Normalize]) but may be on other hosts. u itself is
-// not modified, and not retained once Add returns.
+// normalised (see [loc.NormalizeExtensions]) but may be on other hosts.
+// URLs normalised already, as package source's Filter gives them, are only
+// checked: normalising is done once. u itself is not modified, and not
+// retained once Add returns.
 func (b *Builder) Add(ctx context.Context, u *sitemap.URL) error {
 	if b.err != nil {
 		return b.err
@@ -387,9 +386,9 @@ func (b *Builder) Add(ctx context.Context, u *sitemap.URL) error {
 	v := &b.scratch
 	*v = *u
 	v.Loc = norm
-	if err := b.normalizeExtensions(v); err != nil {
+	if err := loc.NormalizeExtensions(v); err != nil {
 		*v = sitemap.URL{}
-		return err
+		return b.refuse(err, "")
 	}
 	err = b.write(ctx, v)
 	*v = sitemap.URL{}
@@ -457,67 +456,6 @@ func (b *Builder) fail(err error) error {
 		b.err = err
 	}
 	return b.err
-}
-
-// normalizeExtensions normalises the URLs of v's extensions, copying the
-// slices it changes into the Builder's scratch space.
-func (b *Builder) normalizeExtensions(v *sitemap.URL) (err error) {
-	if v.Images, err = normalizeAll(b, v.Images, &b.images, imageURLs); err != nil {
-		return err
-	}
-	if v.Videos, err = normalizeAll(b, v.Videos, &b.videos, videoURLs); err != nil {
-		return err
-	}
-	v.Alternates, err = normalizeAll(b, v.Alternates, &b.alts, alternateURLs)
-	return err
-}
-
-// A urlField is a URL-valued field of an extension element.
-type urlField[T any] struct {
-	name     string // as a Violation names it
-	optional bool   // empty means absent
-	p        func(*T) *string
-}
-
-var (
-	imageURLs = []urlField[sitemap.Image]{
-		{"image:loc", false, func(x *sitemap.Image) *string { return &x.Loc }},
-	}
-	videoURLs = []urlField[sitemap.Video]{
-		{"video:thumbnail_loc", false, func(x *sitemap.Video) *string { return &x.ThumbnailLoc }},
-		{"video:content_loc", true, func(x *sitemap.Video) *string { return &x.ContentLoc }},
-		{"video:player_loc", true, func(x *sitemap.Video) *string { return &x.PlayerLoc }},
-	}
-	alternateURLs = []urlField[sitemap.Alternate]{
-		{"xhtml:link", false, func(x *sitemap.Alternate) *string { return &x.Href }},
-	}
-)
-
-// normalizeAll normalises fields of every element of xs (see
-// loc.Normalize: they may be on any host). On the first change it copies xs
-// into *scratch and changes the copy: the caller's slice is never written.
-func normalizeAll[T any](b *Builder, xs []T, scratch *[]T, fields []urlField[T]) ([]T, error) {
-	copied := false
-	for i := range xs {
-		for _, f := range fields {
-			s := *f.p(&xs[i])
-			if s == "" && f.optional {
-				continue
-			}
-			n, err := loc.Normalize(s)
-			if err != nil {
-				return xs, b.refuse(err, f.name)
-			}
-			if n != s {
-				if !copied {
-					*scratch = append((*scratch)[:0], xs...)
-					xs, copied = *scratch, true
-				}
-				*f.p(&xs[i]) = n
-			}
-		}
-	}
-	return xs, nil
 }
 
 // write encodes v into the current child, starting the next one when it

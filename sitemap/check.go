@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -311,8 +312,9 @@ func checkAlternate(report func(*Violation), a *Alternate) {
 	}
 }
 
-// uriClass sorts the bytes of a URI: 0 is allowed as is (RFC 3986
-// unreserved and reserved characters), anything else needs a closer look.
+// uriClass sorts the bytes of a URI's path, query and fragment: 0 is
+// allowed as is (RFC 3986 unreserved characters, sub-delims and ":@/?"),
+// anything else needs a closer look.
 var uriClass = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
 		switch {
@@ -324,88 +326,17 @@ var uriClass = func() (t [256]uint8) {
 			t[c] = 3
 		case c >= 0x80:
 			t[c] = 4
-		case c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' || c == '{' || c == '|' || c == '}':
+		case strings.IndexByte(`"#<>[\]^`+"`"+`{|}`, byte(c)) >= 0:
 			t[c] = 5
 		}
 	}
 	return t
 }()
 
-// checkURI reports a value that is not an absolute http(s) URI of
-// printable ASCII. It is a cheap check, meant to catch what would make a
-// search engine drop the URL; package loc turns IRIs into URIs. rule is
-// the rule to report under; "" means a sitemap's own <loc>, whose problems
-// have rules of their own and whose length is limited.
-func checkURI(report func(*Violation), rule, field, s string) {
-	ruleFor := func(r string) string {
-		if rule == "" {
-			return r
-		}
-		return rule
-	}
-	// Scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":".
-	colon := -1
-	switch {
-	case len(s) > 8 && s[:8] == "https://":
-		colon = 5
-	case len(s) > 7 && s[:7] == "http://":
-		colon = 4
-	}
-	for i := 0; colon < 0 && i < len(s); i++ {
-		c := s[i]
-		if c == ':' && i > 0 {
-			colon = i
-			break
-		}
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			break
-		}
-	}
-	if colon < 0 {
-		msg := "relative URL; write the absolute URL with scheme and host, e.g. https://www.example.com/page"
-		if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
-			msg = "protocol-relative URL; write its scheme too, e.g. https:" + shorten(s, 40)
-		}
-		bad(report, ruleFor(RuleRelativeURL), field, s, msg)
-		return
-	}
-	scheme := s[:colon]
-	if !asciiEqualFold(scheme, "http") && !asciiEqualFold(scheme, "https") {
-		bad(report, ruleFor(RuleInvalidURL), field, s, "scheme "+strconv.Quote(scheme)+"; sitemaps list http and https URLs only")
-		return
-	}
-	rest := s[colon+1:]
-	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
-		bad(report, ruleFor(RuleInvalidURL), field, s, "no //host after the scheme")
-		return
-	}
-	// Authority: [userinfo@]host[:port], up to the path, query or fragment.
-	hostStart := colon + 3
-	hostEnd := len(s)
-	for i := hostStart; i < len(s); i++ {
-		if c := s[i]; c == '/' || c == '?' || c == '#' {
-			hostEnd = i
-			break
-		}
-	}
-	host := s[hostStart:hostEnd]
-	for i := len(host) - 1; i >= 0; i-- {
-		if host[i] == '@' {
-			host = host[i+1:]
-			break
-		}
-	}
-	if i := lastColon(host); i >= 0 {
-		if !digits(host[i+1:]) {
-			bad(report, ruleFor(RuleInvalidURL), field, s, "the port is not a number")
-			return
-		}
-		host = host[:i]
-	}
-	if host == "" {
-		bad(report, ruleFor(RuleInvalidURL), field, s, "no host")
-		return
-	}
+// firstBadByte returns the index of the first byte of s that a URI's
+// path, query or fragment may not hold as it is (a "%" that does not
+// start an escape included), or -1.
+func firstBadByte(s string) int {
 	// Eight bytes at a time while all are plain: most URLs are, and one
 	// branch per eight bytes is what keeps the writer fast.
 	for i := 0; i < len(s); {
@@ -421,19 +352,56 @@ func checkURI(report func(*Violation), rule, field, s string) {
 			end = len(s)
 		}
 		for ; i < end; i++ {
-			cls := uriClass[s[i]]
-			if cls == 0 {
-				continue
-			}
-			if cls == 1 {
-				if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-					i += 2
-					continue
+			switch uriClass[s[i]] {
+			case 0:
+			case 1:
+				if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+					return i
 				}
-				bad(report, ruleFor(RuleInvalidURL), field, s, "contains a % that does not start a %XX escape; write it as %25")
-				return
+				i += 2
+			default:
+				return i
 			}
-			uriCharProblem(report, ruleFor(RuleInvalidURL), field, s, s[i], i >= hostStart && i < hostEnd)
+		}
+	}
+	return -1
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkURI reports a value that is not an absolute http(s) URI of
+// printable ASCII. It is a cheap check, meant to catch what would make a
+// search engine drop the URL; package loc turns IRIs into URIs. rule is
+// the rule to report under; "" means a sitemap's own <loc>, whose problems
+// have rules of their own and whose length is limited.
+func checkURI(report func(*Violation), rule, field, s string) {
+	ruleFor := func(r string) string {
+		if rule == "" {
+			return r
+		}
+		return rule
+	}
+	u, err := ParseURI(s)
+	if err != nil {
+		v := err.(*Violation)
+		v.Field, v.Rule = field, ruleFor(v.Rule)
+		report(v)
+		return
+	}
+	if !ascii(u.Host) {
+		bad(report, ruleFor(RuleInvalidURL), field, s, "has a non-ASCII host; write it in punycode (loc.Normalize does)")
+		return
+	}
+	for _, part := range [...]string{u.Path, u.Query, u.Fragment} {
+		if i := firstBadByte(part); i >= 0 {
+			uriCharProblem(report, ruleFor(RuleInvalidURL), field, s, part[i])
 			return
 		}
 	}
@@ -447,9 +415,12 @@ func checkURI(report func(*Violation), rule, field, s string) {
 	}
 }
 
-// uriCharProblem reports byte c of s, which a URI may not hold.
-func uriCharProblem(report func(*Violation), rule, field, s string, c byte, inHost bool) {
+// uriCharProblem reports byte c of s, which a URI's path, query or
+// fragment may not hold as it is.
+func uriCharProblem(report func(*Violation), rule, field, s string, c byte) {
 	switch uriClass[c] {
+	case 1:
+		bad(report, rule, field, s, "contains a % that does not start a %XX escape; write it as %25")
 	case 2:
 		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
 			bad(report, RuleInvalidCharacter, field, s, "contains a control character XML 1.0 does not allow; remove it")
@@ -459,27 +430,11 @@ func uriCharProblem(report func(*Violation), rule, field, s string, c byte, inHo
 	case 3:
 		bad(report, rule, field, s, "contains a space; percent-encode it as %20 (loc.Normalize does)")
 	case 4:
-		if inHost {
-			bad(report, rule, field, s, "has a non-ASCII host; write it in punycode (loc.Normalize does)")
-		} else {
-			bad(report, rule, field, s, "contains a non-ASCII character; percent-encode it (loc.Normalize does)")
-		}
+		bad(report, rule, field, s, "contains a non-ASCII character; percent-encode it (loc.Normalize does)")
 	default:
 		bad(report, rule, field, s,
 			"contains "+strconv.QuoteRune(rune(c))+", which a URI may not hold; percent-encode it as %"+hexByte(c))
 	}
-}
-
-func lastColon(host string) int {
-	for i := len(host) - 1; i >= 0; i-- {
-		switch host[i] {
-		case ':':
-			return i
-		case ']':
-			return -1 // IPv6 literal without a port
-		}
-	}
-	return -1
 }
 
 func isHex(c byte) bool {

@@ -17,10 +17,11 @@ import (
 //
 // # Patterns
 //
-// Include and Exclude patterns match the path of a URL's loc: from the
-// first "/" after the host up to the "?" or "#", as the loc spells it
-// (percent-escapes included: write "/caf%C3%A9/*" for /café/, as the
-// sitemap will; a loc without a path has the path "/"). Matching is
+// Include and Exclude patterns match the path of a URL's loc once
+// normalised (see Normalisation below): from the "/" after the host up to
+// the "?" or "#", as the sitemap will spell it (percent-escapes included:
+// write "/caf%C3%A9/*" for /café/; a loc without a path has the path "/";
+// "/blog/../admin/x" is "/admin/x", where a crawler goes). Matching is
 // case-sensitive, as paths are. The query never takes part: remove
 // parameters with StripParams.
 //
@@ -47,6 +48,19 @@ import (
 // A pattern that is empty, a full URL ("https://…": write the path), a
 // glob that path.Match refuses or an expression that does not compile is
 // an error from NewFilter, naming it.
+//
+// # Normalisation
+//
+// A Filter is where a source's URLs take the one spelling they keep from
+// then on, in the sitemap and in whatever is keyed by URL: before the
+// parameters are stripped and the patterns matched, it normalises the loc
+// and the URLs of images, videos and alternates with loc.Normalize and
+// loc.NormalizeExtensions. Normalize returns a normalised URL as it is,
+// after a check that does not allocate, so a Filter over another (or over
+// a source that normalises for its own needs, an access log) rewrites
+// nothing twice. A URL that cannot be normalised is returned as it is,
+// whatever the patterns say, for the publish.Builder to refuse with its
+// rule, at its place.
 type FilterOptions struct {
 	// Include lists patterns of which a URL must match one to be kept.
 	// Empty: every URL is kept unless excluded.
@@ -105,14 +119,33 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		if err != nil {
 			return u, err
 		}
+		ok := normalize(&u)
 		if f.strip {
 			f.stripParams(&u)
 		}
-		if f.keeps(u.Loc) {
+		if !ok || f.keeps(u.Loc) {
 			return u, nil
 		}
 		f.dropped++
 	}
+}
+
+// normalize normalises u's loc and the URLs of its extensions, and
+// reports whether all were normalised; u keeps what could not be.
+func normalize(u *sitemap.URL) bool {
+	n, err := loc.Normalize(u.Loc)
+	if err != nil {
+		return false
+	}
+	if len(u.Images)+len(u.Videos)+len(u.Alternates) > 0 {
+		v := *u // u keeps its extensions if one cannot be normalised
+		if loc.NormalizeExtensions(&v) != nil {
+			return false
+		}
+		u.Images, u.Videos, u.Alternates = v.Images, v.Videos, v.Alternates
+	}
+	u.Loc = n
+	return true
 }
 
 // stripParams removes f.names from u's loc and alternates' hrefs.
@@ -138,12 +171,16 @@ func (f *Filter) stripParams(u *sitemap.URL) {
 // returned as it is, and nothing is allocated.
 func (f *Filter) stripOne(s string) string { return loc.StripSessionIDs(s, f.names) }
 
-// keeps reports whether the patterns keep a URL with this loc.
+// keeps reports whether the patterns keep a URL with this loc, normalised.
 func (f *Filter) keeps(l string) bool {
 	if f.include == nil && f.exclude == nil {
 		return true
 	}
-	p := locPath(l)
+	u, _ := sitemap.ParseURI(l) // l is normalised: it parses, and has a path
+	p := u.Path
+	if p == "" {
+		p = "/" // never for a normalised loc; the matchers want a leading "/"
+	}
 	if f.include != nil && !anyMatches(f.include, p) {
 		return false
 	}
@@ -280,30 +317,6 @@ func segEnd(p string, i int) int {
 		return i + j
 	}
 	return len(p)
-}
-
-// locPath returns the path of a loc as it is written: from the first "/"
-// after the scheme and host up to "?" or "#"; "/" when there is none.
-func locPath(l string) string {
-	rest := l
-	if i := strings.Index(l, "://"); i >= 0 {
-		rest = l[i+3:]
-		j := strings.IndexAny(rest, "/?#")
-		if j < 0 || rest[j] != '/' {
-			return "/"
-		}
-		rest = rest[j:]
-	}
-	if j := strings.IndexAny(rest, "?#"); j >= 0 {
-		rest = rest[:j]
-	}
-	if rest == "" {
-		return "/"
-	}
-	if rest[0] != '/' {
-		return "/" + rest // a relative loc: its path from the root
-	}
-	return rest
 }
 
 var _ Source = (*Filter)(nil)

@@ -2,8 +2,8 @@
 // [sitemap.URL] from what a site has: URL lists, CSV and JSONL files
 // ([Open], [New]), a static site's build folder ([OpenStatic]), a database
 // query ([OpenSQL]), access logs ([OpenLog], [NewLog]) and existing
-// sitemaps ([OpenSitemaps]); a [Filter] ([NewFilter]) chooses and cleans the
-// URLs of any of them.
+// sitemaps ([OpenSitemaps]); a [Filter] ([NewFilter]) gives the URLs of
+// any of them their one canonical spelling, then chooses and cleans them.
 //
 // Every source reads its input in one pass with constant memory (a log
 // keeps 64-bit hashes of the pages it has given, to give each once), and
