@@ -321,6 +321,31 @@ func (c *Config) BuildOptions() publish.Options {
 	return o
 }
 
+// OptionName is how a site's setup names a field of publish.Options: the
+// file's key and generate's flag. Errors name the field so.
+type OptionName struct {
+	Key  string // e.g. "max_urls"
+	Flag string // e.g. "--max-urls"
+}
+
+// optionNames is the one table of the names of publish.Options' fields.
+var optionNames = map[string]OptionName{
+	"Dir":       {"out", "--out"},
+	"Base":      {"base", "--base"},
+	"PublicURL": {"public_url", "--public-url"},
+	"Name":      {"name", "--name"},
+	"Format":    {"format", "--format"},
+	"Gzip":      {"gzip", "--gzip"},
+	"Index":     {"index", "--index"},
+	"MaxURLs":   {"max_urls", "--max-urls"},
+	"MaxBytes":  {"max_bytes", "--max-bytes"},
+	"NoDedupe":  {"keep_duplicates", "--no-dedupe"},
+}
+
+// NameOf returns the key and flag of the publish.Options field, as an
+// *publish.OptionError names it; the zero OptionName for another name.
+func NameOf(field string) OptionName { return optionNames[field] }
+
 // resolve makes the relative paths of the file relative to dir, its folder.
 func (c *Config) resolve(dir string) {
 	if dir == "." || dir == "" {

@@ -113,13 +113,13 @@ func (o Options) Check() error {
 	bad := func(field string, value any, format string, args ...any) {
 		errs = append(errs, &OptionError{Field: field, Value: value, Err: fmt.Errorf(format, args...)})
 	}
-	if o.Dir == "" {
-		errs = append(errs, &OptionError{Field: "Dir", Value: o.Dir, Err: ErrRequired})
-	}
 	if o.Base == "" {
 		errs = append(errs, &OptionError{Field: "Base", Value: o.Base, Err: ErrRequired})
 	} else if err := checkURL("Base", o.Base); err != nil {
 		errs = append(errs, err)
+	}
+	if o.Dir == "" {
+		errs = append(errs, &OptionError{Field: "Dir", Value: o.Dir, Err: ErrRequired})
 	}
 	if o.PublicURL != "" {
 		if err := checkURL("PublicURL", o.PublicURL); err != nil {

@@ -45,7 +45,7 @@ func TestOptionErrorsTyped(t *testing.T) {
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		fields = append(fields, e.(*OptionError).Field)
 	}
-	if want := []string{"Dir", "Base", "Name", "MaxURLs"}; !reflect.DeepEqual(fields, want) {
+	if want := []string{"Base", "Dir", "Name", "MaxURLs"}; !reflect.DeepEqual(fields, want) {
 		t.Errorf("Check reports %v, want every bad field: %v", fields, want)
 	}
 	if err := (Options{Dir: "d", Base: "https://www.example.com/x/", PublicURL: "https://cdn.example.com/s"}).Check(); err != nil {

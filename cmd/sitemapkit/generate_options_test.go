@@ -1,9 +1,18 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sitemapkit/sitemapkit/config"
+	"github.com/sitemapkit/sitemapkit/publish"
 )
 
 // TestGenerateOptionMessages pins what a user sees for a bad option, from
@@ -51,6 +60,89 @@ func TestGenerateOptionMessages(t *testing.T) {
 		r.want(t, exitUsage)
 		if want := "sitemapkit: " + dir + string(filepath.Separator) + c.want + "\n"; r.stderr != want {
 			t.Errorf("%q in the file: stderr\n%s\nwant\n%s", c.keys, r.stderr, want)
+		}
+	}
+}
+
+// TestGenerateOptionFromFilePlaced checks that a bad option of the file
+// that only the builder's check finds (a port past 65535 in base) is
+// placed at its key in the file, not blamed on a flag that was not given
+// ("generate: --base: …" before options were checked in one place).
+func TestGenerateOptionFromFilePlaced(t *testing.T) {
+	dir := t.TempDir()
+	genWrite(t, dir, "urls.txt", genNumbered(3, "page"))
+	cfg := genWrite(t, dir, "sitemapkit.toml", "out = \"public\"\nbase = \"https://www.example.com:99999/\"\n\n[[source]]\ntype = \"files\"\npaths = [\"urls.txt\"]\n")
+	r := genRun(t, "", "generate", "--config", cfg)
+	r.want(t, exitUsage)
+	if want := "sitemapkit: " + cfg + ":2:1: base: loc: "; !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("stderr\n%s\nwant it to start with %q", r.stderr, want)
+	}
+}
+
+// TestOptionNames checks the one table of the names of publish.Options'
+// fields: every field has a key of the file and a flag of generate, so
+// that a new option cannot be added without them (its errors would name
+// nothing).
+func TestOptionNames(t *testing.T) {
+	keys := map[string]bool{}
+	ct := reflect.TypeFor[config.Config]()
+	for i := range ct.NumField() {
+		keys[strings.Split(ct.Field(i).Tag.Get("toml"), ",")[0]] = true
+	}
+	flags := newGenerateCommand(&app{}).Flags()
+	ot := reflect.TypeFor[publish.Options]()
+	for i := range ot.NumField() {
+		field := ot.Field(i).Name
+		n := config.NameOf(field)
+		if !keys[n.Key] {
+			t.Errorf("publish.Options.%s: key %q is not a key of config.Config", field, n.Key)
+		}
+		if flags.Lookup(strings.TrimPrefix(n.Flag, "--")) == nil || !strings.HasPrefix(n.Flag, "--") {
+			t.Errorf("publish.Options.%s: flag %q is not a flag of generate", field, n.Flag)
+		}
+	}
+}
+
+// TestDedupeFigure checks that what de-duplication costs is said alike
+// wherever users read it: the source of truth is the doc comment of
+// publish.Options.NoDedupe.
+func TestDedupeFigure(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "../../publish/options.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if fd, ok := n.(*ast.Field); ok && len(fd.Names) == 1 && fd.Names[0].Name == "NoDedupe" {
+			doc = fd.Doc.Text()
+		}
+		return doc == ""
+	})
+	figure := regexp.MustCompile(`at most ([0-9.]+) bytes`)
+	m := figure.FindStringSubmatch(strings.Join(strings.Fields(doc), " "))
+	if m == nil {
+		t.Fatalf("publish.Options.NoDedupe's doc says no figure: %q", doc)
+	}
+	want := "at most " + m[1] + " bytes of memory per URL"
+	if dedupeCost != want {
+		t.Errorf("--no-dedupe's help says %q, publish.Options.NoDedupe %q", dedupeCost, want)
+	}
+	perURL := regexp.MustCompile(`[0-9][0-9.–-]* bytes[a-z ]* per URL`)
+	for _, p := range []string{"../../README.md", "../../docs/config.md", "../../config/config.go"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(strings.ReplaceAll(string(b), "//", "")), " ")
+		found := perURL.FindAllString(text, -1)
+		if len(found) == 0 {
+			t.Errorf("%s does not say what de-duplication costs", p)
+		}
+		for _, s := range found {
+			if s != m[1]+" bytes of memory per URL" {
+				t.Errorf("%s says %q, publish.Options.NoDedupe %q", p, s, want)
+			}
 		}
 	}
 }
