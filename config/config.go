@@ -304,21 +304,58 @@ func (c *Config) BuildOptions() publish.Options {
 		PublicURL: c.PublicURL,
 		Name:      c.Name,
 		Gzip:      c.Gzip,
-		Format:    sitemap.FormatURLSet,
 		MaxURLs:   c.MaxURLs,
 		MaxBytes:  c.MaxBytes,
 		NoDedupe:  c.KeepDuplicates,
 	}
-	if c.Format == "txt" {
-		o.Format = sitemap.FormatText
+	o.Format = o.WithDefaults().Format // spelled out, as it always was
+	for _, n := range formatNames {
+		if n.name == c.Format {
+			o.Format = n.format
+		}
 	}
-	switch c.Index {
-	case "always":
-		o.Index = publish.IndexAlways
-	case "never":
-		o.Index = publish.IndexNever
+	for _, n := range indexNames {
+		if n.name == c.Index {
+			o.Index = n.index
+		}
 	}
 	return o
+}
+
+// formatNames and indexNames spell the values of publish.Options' Format
+// and Index as the keys format and index (and generate's flags) take them.
+var (
+	formatNames = []struct {
+		name   string
+		format sitemap.Format
+	}{{"xml", sitemap.FormatURLSet}, {"txt", sitemap.FormatText}}
+	indexNames = []struct {
+		name  string
+		index publish.IndexMode
+	}{{"auto", publish.IndexAuto}, {"always", publish.IndexAlways}, {"never", publish.IndexNever}}
+)
+
+// Choices returns the values the key "format" or "index" takes, and its
+// default (publish's), spelled as in the file; nil for another key.
+func Choices(key string) (names []string, def string) {
+	d := publish.Options{}.WithDefaults()
+	switch key {
+	case "format":
+		for _, n := range formatNames {
+			names = append(names, n.name)
+			if n.format == d.Format {
+				def = n.name
+			}
+		}
+	case "index":
+		for _, n := range indexNames {
+			names = append(names, n.name)
+			if n.index == d.Index {
+				def = n.name
+			}
+		}
+	}
+	return names, def
 }
 
 // OptionName is how a site's setup names a field of publish.Options: the

@@ -474,3 +474,26 @@ func TestDetach(t *testing.T) {
 		t.Error("Detach copied the sources: Source.Inputs would not find them")
 	}
 }
+
+// TestChoices checks that the values of format and index are spelled in
+// one place, with publish's defaults, and that each becomes its option.
+func TestChoices(t *testing.T) {
+	for _, c := range []struct {
+		key, def string
+		names    []string
+	}{{"format", "xml", []string{"xml", "txt"}}, {"index", "auto", []string{"auto", "always", "never"}}} {
+		names, def := Choices(c.key)
+		if def != c.def || !reflect.DeepEqual(names, c.names) {
+			t.Errorf("Choices(%q) = %q, %q; want %q, %q", c.key, names, def, c.names, c.def)
+		}
+	}
+	seen := map[publish.Options]bool{}
+	for _, f := range []string{"", "xml", "txt"} {
+		for _, i := range []string{"", "auto", "always", "never"} {
+			seen[(&Config{Format: f, Index: i}).BuildOptions()] = true
+		}
+	}
+	if len(seen) != 2*3 {
+		t.Errorf("the values of format and index make %d options, want 6", len(seen))
+	}
+}

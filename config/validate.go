@@ -82,8 +82,10 @@ func (v *validator) oneOf(path []string, s string, choices ...string) {
 
 func (v *validator) top(c *Config) {
 	v.options(c.BuildOptions())
-	v.oneOf([]string{"format"}, c.Format, "xml", "txt")
-	v.oneOf([]string{"index"}, c.Index, "auto", "always", "never")
+	formats, _ := Choices("format")
+	v.oneOf([]string{"format"}, c.Format, formats...)
+	indexes, _ := Choices("index")
+	v.oneOf([]string{"index"}, c.Index, indexes...)
 	v.filter([]string{"filter"}, &c.Filter)
 
 	sources := len(c.Sources)

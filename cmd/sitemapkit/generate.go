@@ -145,9 +145,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringVar(&c.PublicURL, "public-url", "", "the `URL` --out is served at, when not --base (e.g. https://www.example.com/sitemaps/)")
 	f.BoolVar(&c.Gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
 	f.Var(&enumFlag{p: &o.inputFormat, names: []string{"auto", "txt", "csv", "jsonl"}, def: "auto"}, "input-format", "read every input file as txt, csv or jsonl, whatever its name")
-	f.Var(&enumFlag{p: &c.Format, names: []string{"xml", "txt"}, def: "xml"}, "format", "write xml or txt sitemaps")
-	f.Var(&enumFlag{p: &c.Index, names: []string{"auto", "always", "never"}, def: "auto"},
-		"index", "auto: an index only when one file is not enough; always; never (fail instead)")
+	f.Var(newChoiceFlag(&c.Format, "format"), "format", "write xml or txt sitemaps")
+	f.Var(newChoiceFlag(&c.Index, "index"), "index", "auto: an index only when one file is not enough; always; never (fail instead)")
 	f.IntVar(&c.MaxURLs, "max-urls", 0, fmt.Sprintf("at most `N` URLs per file (default %d)", def.MaxURLs))
 	f.Int64Var(&c.MaxBytes, "max-bytes", 0, fmt.Sprintf("at most `N` bytes per file, uncompressed (default %d)", def.MaxBytes))
 	f.BoolVar(&c.KeepDuplicates, "no-dedupe", false, "keep duplicate URLs (saves "+dedupeCost+")")
@@ -184,6 +183,13 @@ type enumFlag struct {
 	p     *string
 	names []string
 	def   string
+}
+
+// newChoiceFlag is the flag of a config key with a few values (see
+// config.Choices), whose default is the key's.
+func newChoiceFlag(p *string, key string) *enumFlag {
+	names, def := config.Choices(key)
+	return &enumFlag{p: p, names: names, def: def}
 }
 
 func (e *enumFlag) String() string {
