@@ -13,7 +13,8 @@ import (
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
-// Options configure a Builder. The zero value of each field is its default.
+// Options configure a Builder. The zero value of each field is its default
+// (WithDefaults fills them in); Check says which values New refuses.
 type Options struct {
 	// Dir is the output folder (required); it is created if missing. It
 	// often holds a whole static site: only files sitemapkit wrote are ever
@@ -47,7 +48,8 @@ type Options struct {
 	MaxURLs  int
 	MaxBytes int64
 	// NoDedupe turns off dropping duplicate URLs, and the memory it takes:
-	// at most 16 bytes per URL.
+	// at most 16 bytes per URL (TestSeenSetMemory holds it to that; the
+	// command's help and the docs say the same, TestDedupeFigure checks).
 	NoDedupe bool
 }
 
