@@ -497,3 +497,18 @@ func TestChoices(t *testing.T) {
 		t.Errorf("the values of format and index make %d options, want 6", len(seen))
 	}
 }
+
+// TestStarterDefaults checks that the values the starter file writes for
+// the builder's options are publish's defaults: a starter as written
+// builds what a file without those keys does.
+func TestStarterDefaults(t *testing.T) {
+	c, err := Parse(strings.NewReader(Starter("")), FileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.BuildOptions()
+	want := (&Config{Base: c.Base, Out: c.Out, Gzip: c.Gzip}).BuildOptions().WithDefaults()
+	if got.Name == "" || got.MaxURLs == 0 || got.MaxBytes == 0 || got.WithDefaults() != want {
+		t.Errorf("the starter's options:\n%+v\nwant the defaults, written out:\n%+v", got, want)
+	}
+}
