@@ -244,9 +244,9 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	} else {
 		switch {
 		case o.set.Base == "":
-			return nil, 0, &usageError{msg: "generate: --base is required (the site's URL)", hint: generateHint}
+			return nil, 0, &usageError{msg: "generate: --base is required" + requiredWhat["Base"], hint: generateHint}
 		case o.set.Out == "":
-			return nil, 0, &usageError{msg: "generate: --out is required (the folder to publish into)", hint: generateHint}
+			return nil, 0, &usageError{msg: "generate: --out is required" + requiredWhat["Dir"], hint: generateHint}
 		}
 	}
 	// Without a file every flag applies, its default included; with one,
@@ -340,6 +340,9 @@ var keyFlags = map[string]string{
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 }
 
+// requiredWhat says what a required option given as empty is.
+var requiredWhat = map[string]string{"Base": " (the site's URL)", "Dir": " (the folder to publish into)"}
+
 // flagWords words the errors of a Config built from flags as the flags
 // are spelled: a bad option is named by its flag ("--max-urls 60000 is
 // out of range"), and "source #2: " becomes the flag that made source 2.
@@ -353,7 +356,11 @@ func flagWords(err error, byFlag map[int]string) string {
 	var msgs []string
 	for _, err := range errs {
 		if oe, ok := errors.AsType[*publish.OptionError](err); ok {
-			msgs = append(msgs, oe.Named(config.NameOf(oe.Field).Flag))
+			msg := oe.Named(config.NameOf(oe.Field).Flag)
+			if errors.Is(oe, publish.ErrRequired) {
+				msg += requiredWhat[oe.Field]
+			}
+			msgs = append(msgs, msg)
 			continue
 		}
 		var ce *config.Error

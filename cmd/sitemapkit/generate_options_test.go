@@ -64,6 +64,29 @@ func TestGenerateOptionMessages(t *testing.T) {
 	}
 }
 
+// TestGenerateRequiredFlagOverConfig checks that a required option
+// emptied by its flag over a config file is named as the flag, in the
+// words generate uses without a file.
+func TestGenerateRequiredFlagOverConfig(t *testing.T) {
+	dir := t.TempDir()
+	genWrite(t, dir, "urls.txt", genNumbered(3, "page"))
+	cfg := genWrite(t, dir, "sitemapkit.toml", "base = \""+genBase+"\"\nout = \"public\"\n\n[[source]]\ntype = \"files\"\npaths = [\"urls.txt\"]\n")
+	for flag, want := range map[string]string{
+		"--base": "sitemapkit: generate: --base is required (the site's URL)\n",
+		"--out":  "sitemapkit: generate: --out is required (the folder to publish into)\n",
+	} {
+		r := genRun(t, "", "generate", "--config", cfg, flag, "")
+		r.want(t, exitUsage)
+		if !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("%s \"\": stderr\n%s\nwant %q", flag, r.stderr, want)
+		}
+		r = genRun(t, "", "generate", "--base", genBase, "--out", "o", flag, "", "x.txt")
+		if !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("%s \"\" without a file: stderr\n%s\nwant %q", flag, r.stderr, want)
+		}
+	}
+}
+
 // TestGenerateOptionFromFilePlaced checks that a bad option of the file
 // that only the builder's check finds (a port past 65535 in base) is
 // placed at its key in the file, not blamed on a flag that was not given
