@@ -35,6 +35,11 @@
 // Parse report every mistake they find, joined with errors.Join, so one
 // edit can fix them all.
 //
+// The builder's options (base, out, name, max_urls…) are checked by
+// publish.Options.Check, the one place their ranges are written: such an
+// *Error wraps the *publish.OptionError, whose Field NameOf turns into the
+// key or the flag.
+//
 // # Paths
 //
 // Relative paths in the file (out, a source's path and paths, a SQLite
