@@ -35,6 +35,11 @@
 // Parse report every mistake they find, joined with errors.Join, so one
 // edit can fix them all.
 //
+// The builder's options (base, out, name, max_urls…) are checked by
+// publish.Options.Check, the one place their ranges are written: such an
+// *Error wraps the *publish.OptionError, whose Field NameOf turns into the
+// key or the flag.
+//
 // # Paths
 //
 // Relative paths in the file (out, a source's path and paths, a SQLite
@@ -311,22 +316,84 @@ func (c *Config) BuildOptions() publish.Options {
 		PublicURL: c.PublicURL,
 		Name:      c.Name,
 		Gzip:      c.Gzip,
-		Format:    sitemap.FormatURLSet,
 		MaxURLs:   c.MaxURLs,
 		MaxBytes:  c.MaxBytes,
 		NoDedupe:  c.KeepDuplicates,
 	}
-	if c.Format == "txt" {
-		o.Format = sitemap.FormatText
+	o.Format = o.WithDefaults().Format // spelled out, as it always was
+	for _, n := range formatNames {
+		if n.name == c.Format {
+			o.Format = n.format
+		}
 	}
-	switch c.Index {
-	case "always":
-		o.Index = publish.IndexAlways
-	case "never":
-		o.Index = publish.IndexNever
+	for _, n := range indexNames {
+		if n.name == c.Index {
+			o.Index = n.index
+		}
 	}
 	return o
 }
+
+// formatNames and indexNames spell the values of publish.Options' Format
+// and Index as the keys format and index (and generate's flags) take them.
+var (
+	formatNames = []struct {
+		name   string
+		format sitemap.Format
+	}{{"xml", sitemap.FormatURLSet}, {"txt", sitemap.FormatText}}
+	indexNames = []struct {
+		name  string
+		index publish.IndexMode
+	}{{"auto", publish.IndexAuto}, {"always", publish.IndexAlways}, {"never", publish.IndexNever}}
+)
+
+// Choices returns the values the key "format" or "index" takes, and its
+// default (publish's), spelled as in the file; nil for another key.
+func Choices(key string) (names []string, def string) {
+	d := publish.Options{}.WithDefaults()
+	switch key {
+	case "format":
+		for _, n := range formatNames {
+			names = append(names, n.name)
+			if n.format == d.Format {
+				def = n.name
+			}
+		}
+	case "index":
+		for _, n := range indexNames {
+			names = append(names, n.name)
+			if n.index == d.Index {
+				def = n.name
+			}
+		}
+	}
+	return names, def
+}
+
+// OptionName is how a site's setup names a field of publish.Options: the
+// file's key and generate's flag. Errors name the field so.
+type OptionName struct {
+	Key  string // e.g. "max_urls"
+	Flag string // e.g. "--max-urls"
+}
+
+// optionNames is the one table of the names of publish.Options' fields.
+var optionNames = map[string]OptionName{
+	"Dir":       {"out", "--out"},
+	"Base":      {"base", "--base"},
+	"PublicURL": {"public_url", "--public-url"},
+	"Name":      {"name", "--name"},
+	"Format":    {"format", "--format"},
+	"Gzip":      {"gzip", "--gzip"},
+	"Index":     {"index", "--index"},
+	"MaxURLs":   {"max_urls", "--max-urls"},
+	"MaxBytes":  {"max_bytes", "--max-bytes"},
+	"NoDedupe":  {"keep_duplicates", "--no-dedupe"},
+}
+
+// NameOf returns the key and flag of the publish.Options field, as an
+// *publish.OptionError names it; the zero OptionName for another name.
+func NameOf(field string) OptionName { return optionNames[field] }
 
 // resolve makes the relative paths of the file relative to dir, its folder.
 func (c *Config) resolve(dir string) {

@@ -474,3 +474,41 @@ func TestDetach(t *testing.T) {
 		t.Error("Detach copied the sources: Source.Inputs would not find them")
 	}
 }
+
+// TestChoices checks that the values of format and index are spelled in
+// one place, with publish's defaults, and that each becomes its option.
+func TestChoices(t *testing.T) {
+	for _, c := range []struct {
+		key, def string
+		names    []string
+	}{{"format", "xml", []string{"xml", "txt"}}, {"index", "auto", []string{"auto", "always", "never"}}} {
+		names, def := Choices(c.key)
+		if def != c.def || !reflect.DeepEqual(names, c.names) {
+			t.Errorf("Choices(%q) = %q, %q; want %q, %q", c.key, names, def, c.names, c.def)
+		}
+	}
+	seen := map[publish.Options]bool{}
+	for _, f := range []string{"", "xml", "txt"} {
+		for _, i := range []string{"", "auto", "always", "never"} {
+			seen[(&Config{Format: f, Index: i}).BuildOptions()] = true
+		}
+	}
+	if len(seen) != 2*3 {
+		t.Errorf("the values of format and index make %d options, want 6", len(seen))
+	}
+}
+
+// TestStarterDefaults checks that the values the starter file writes for
+// the builder's options are publish's defaults: a starter as written
+// builds what a file without those keys does.
+func TestStarterDefaults(t *testing.T) {
+	c, err := Parse(strings.NewReader(Starter("")), FileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.BuildOptions()
+	want := (&Config{Base: c.Base, Out: c.Out, Gzip: c.Gzip}).BuildOptions().WithDefaults()
+	if got.Name == "" || got.MaxURLs == 0 || got.MaxBytes == 0 || got.WithDefaults() != want {
+		t.Errorf("the starter's options:\n%+v\nwant the defaults, written out:\n%+v", got, want)
+	}
+}

@@ -1,9 +1,11 @@
 package config
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/sitemapkit/sitemapkit/loc"
+	"github.com/sitemapkit/sitemapkit/publish"
 )
 
 // ExampleBase is the base URL Starter writes when given none.
@@ -21,9 +23,18 @@ func Starter(base string) string {
 	for _, n := range loc.SessionIDNames() {
 		names = append(names, quote(n))
 	}
+	// The defaults are publish's, written once there.
+	d := publish.Options{}.WithDefaults()
+	_, format := Choices("format")
+	_, index := Choices("index")
 	return strings.NewReplacer(
 		"{base}", quote(base),
 		"{session_ids}", strings.Join(names, ", "),
+		"{name}", quote(d.Name),
+		"{format}", quote(format),
+		"{index}", quote(index),
+		"{max_urls}", strconv.Itoa(d.MaxURLs),
+		"{max_bytes}", strconv.FormatInt(d.MaxBytes, 10),
 	).Replace(starter)
 }
 
@@ -63,17 +74,17 @@ out = "public/"
 # The URL the out folder is served at, when it is not base ("": base).
 public_url = ""
 # The files' name stem: sitemap.xml is the file to submit to search engines.
-name = "sitemap"
+name = {name}
 # Gzip the child sitemaps (.xml.gz).
 gzip = false
 # "xml", or "txt" (one URL per line, without lastmod or extensions).
-format = "xml"
+format = {format}
 # "auto": an index only when one file is not enough; "always"; "never".
-index = "auto"
+index = {index}
 # At most this many URLs per file (the protocol's limit, and the largest).
-max_urls = 50000
+max_urls = {max_urls}
 # At most this many bytes per file, uncompressed (50 MiB, the largest).
-max_bytes = 52428800
+max_bytes = {max_bytes}
 # Keep a URL listed twice (false: drop duplicates).
 keep_duplicates = false
 # Publish nothing if any URL is refused (false: report and leave it out).

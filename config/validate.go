@@ -3,14 +3,12 @@ package config
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sitemapkit/sitemapkit/publish"
-	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
@@ -83,28 +81,11 @@ func (v *validator) oneOf(path []string, s string, choices ...string) {
 }
 
 func (v *validator) top(c *Config) {
-	if c.Base == "" {
-		v.errorf(nil, `base is required: the site's URL, e.g. base = "https://www.example.com/"`)
-	} else {
-		v.siteURL([]string{"base"}, c.Base)
-	}
-	if c.Out == "" {
-		v.errorf(nil, `out is required: the folder to publish into, e.g. out = "public/"`)
-	}
-	if c.PublicURL != "" {
-		v.siteURL([]string{"public_url"}, c.PublicURL)
-	}
-	if c.Name != "" && !publish.ValidName(c.Name) {
-		v.errorf([]string{"name"}, "name %q: use letters, digits, _ and - only", c.Name)
-	}
-	v.oneOf([]string{"format"}, c.Format, "xml", "txt")
-	v.oneOf([]string{"index"}, c.Index, "auto", "always", "never")
-	if c.MaxURLs < 0 || c.MaxURLs > sitemap.MaxURLs {
-		v.errorf([]string{"max_urls"}, "max_urls %d is out of range: 1 to %d (0 or absent: %d)", c.MaxURLs, sitemap.MaxURLs, sitemap.MaxURLs)
-	}
-	if c.MaxBytes < 0 || c.MaxBytes > sitemap.MaxBytes {
-		v.errorf([]string{"max_bytes"}, "max_bytes %d is out of range: 1 to %d (0 or absent: %d)", c.MaxBytes, sitemap.MaxBytes, sitemap.MaxBytes)
-	}
+	v.options(c.BuildOptions())
+	formats, _ := Choices("format")
+	v.oneOf([]string{"format"}, c.Format, formats...)
+	indexes, _ := Choices("index")
+	v.oneOf([]string{"index"}, c.Index, indexes...)
 	v.filter([]string{"filter"}, &c.Filter)
 
 	sources := len(c.Sources)
@@ -120,7 +101,7 @@ func (v *validator) top(c *Config) {
 			v.errorf(p, `a group needs a name, e.g. name = "products"`)
 		case !publish.ValidName(g.Name):
 			v.errorf(at(p, "name"), "group name %q: use letters, digits, _ and - only", g.Name)
-		case g.Name == c.Name || c.Name == "" && g.Name == "sitemap":
+		case g.Name == c.BuildOptions().WithDefaults().Name:
 			v.errorf(at(p, "name"), "group name %q is the set's own name (name); choose another", g.Name)
 		case names[g.Name]:
 			v.errorf(at(p, "name"), "group name %q is used twice", g.Name)
@@ -142,11 +123,28 @@ func (v *validator) top(c *Config) {
 	}
 }
 
-// siteURL checks an absolute http or https URL.
-func (v *validator) siteURL(path []string, s string) {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		v.errorf(path, "%s %q is not an http or https URL, e.g. \"https://www.example.com/\"", keyName(path), s)
+// required words a required key left out, with an example.
+var required = map[string]string{
+	"base": `the site's URL, e.g. base = "https://www.example.com/"`,
+	"out":  `the folder to publish into, e.g. out = "public/"`,
+}
+
+// options records the mistakes publish.Options.Check finds in the builder's
+// options, each under its key, wrapping the *publish.OptionError.
+func (v *validator) options(o publish.Options) {
+	err := o.Check()
+	if err == nil {
+		return
+	}
+	for _, err := range err.(interface{ Unwrap() []error }).Unwrap() {
+		oe := err.(*publish.OptionError)
+		key := optionNames[oe.Field].Key
+		e := v.origin.errorAt([]string{key}, oe.Named(key))
+		if errors.Is(oe, publish.ErrRequired) {
+			e = v.origin.errorAt(nil, oe.Named(key)+": "+required[key])
+		}
+		e.Err = oe
+		v.errs = append(v.errs, e)
 	}
 }
 

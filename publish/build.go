@@ -90,7 +90,7 @@
 // writes, fed with 256 KiB chunks from a pool of four, so file k+1 is
 // encoded while file k is compressed and memory does not grow with the set.
 // De-duplication keeps 64-bit hashes of the locs in a flat table, behind a
-// Bloom filter that stays in cache: at most 15.6 bytes per URL.
+// Bloom filter that stays in cache; Options.NoDedupe says what it costs.
 package publish
 
 import (
@@ -133,44 +133,6 @@ var (
 	// ErrDone: the Builder has already published or been aborted.
 	ErrDone = errors.New("publish: the set was already published or aborted")
 )
-
-// Options configure a Builder. The zero value of each field is its default.
-type Options struct {
-	// Dir is the output folder (required); it is created if missing. It
-	// often holds a whole static site: only files sitemapkit wrote are ever
-	// removed from it.
-	Dir string
-	// Base is the site's URL, e.g. "https://www.example.com/" (required).
-	// URLs must share its scheme, host and port. A missing final "/" is
-	// added: Base is a directory.
-	Base string
-	// PublicURL is the URL of the folder Dir is served as, when it differs
-	// from Base (e.g. "https://www.example.com/sitemaps/"). Default: Base.
-	// The index's <loc>s are PublicURL + file name. When PublicURL is on
-	// Base's host, URLs must be inside its directory (the protocol's scope
-	// rule); on another host (cross-submission through robots.txt), they
-	// must be inside Base's. A missing final "/" is added.
-	PublicURL string
-	// Name is the stem of the files' names: letters, digits, "_" and "-".
-	// Default "sitemap": the set is sitemap.xml, with children
-	// sitemap-1-XXXXXXXX.xml and so on.
-	Name string
-	// Format is sitemap.FormatURLSet (default) or sitemap.FormatText.
-	Format sitemap.Format
-	// Gzip writes the children gzipped (.xml.gz, .txt.gz). See the package
-	// doc for the single file of IndexAuto, which is never gzipped.
-	Gzip bool
-	// Index says when to write an index. Default IndexAuto.
-	Index IndexMode
-	// MaxURLs and MaxBytes lower the limits per file (index files
-	// included). Default (0): sitemap.MaxURLs and sitemap.MaxBytes; larger
-	// values are an error.
-	MaxURLs  int
-	MaxBytes int64
-	// NoDedupe turns off dropping duplicate URLs (and the memory it takes,
-	// at most 15.6 bytes per URL).
-	NoDedupe bool
-}
 
 // Result says what Publish did.
 type Result struct {
@@ -239,51 +201,13 @@ func (b *Builder) at(step string) {
 // left there.
 func New(opts Options) (*Builder, error) {
 	start := time.Now()
-	if opts.Dir == "" {
-		return nil, errors.New("publish: Options.Dir is required")
+	if err := opts.Check(); err != nil {
+		return nil, err
 	}
-	if opts.Base == "" {
-		return nil, errors.New("publish: Options.Base is required")
-	}
-	if opts.Name == "" {
-		opts.Name = "sitemap"
-	}
-	if !ValidName(opts.Name) {
-		return nil, fmt.Errorf("publish: Options.Name %q: use letters, digits, _ and - only", opts.Name)
-	}
-	switch opts.Format {
-	case sitemap.FormatUnknown:
-		opts.Format = sitemap.FormatURLSet
-	case sitemap.FormatURLSet, sitemap.FormatText:
-	default:
-		return nil, fmt.Errorf("publish: Options.Format %v: want urlset or text", opts.Format)
-	}
-	if opts.Index < IndexAuto || opts.Index > IndexNever {
-		return nil, fmt.Errorf("publish: Options.Index %d is not an IndexMode", opts.Index)
-	}
-	switch {
-	case opts.MaxURLs == 0:
-		opts.MaxURLs = sitemap.MaxURLs
-	case opts.MaxURLs < 0 || opts.MaxURLs > sitemap.MaxURLs:
-		return nil, fmt.Errorf("publish: Options.MaxURLs %d: want 1 to %d", opts.MaxURLs, sitemap.MaxURLs)
-	}
-	switch {
-	case opts.MaxBytes == 0:
-		opts.MaxBytes = sitemap.MaxBytes
-	case opts.MaxBytes < 0 || opts.MaxBytes > sitemap.MaxBytes:
-		return nil, fmt.Errorf("publish: Options.MaxBytes %d: want 1 to %d", opts.MaxBytes, sitemap.MaxBytes)
-	}
-	opts.Base = dirURL(opts.Base)
-	baseScope, err := loc.NewScope(opts.Base)
+	opts = opts.WithDefaults()
+	baseScope, public, err := opts.scopes()
 	if err != nil {
-		return nil, fmt.Errorf("publish: Options.Base: %w", err)
-	}
-	public := baseScope
-	if opts.PublicURL != "" {
-		opts.PublicURL = dirURL(opts.PublicURL)
-		if public, err = loc.NewScope(opts.PublicURL); err != nil {
-			return nil, fmt.Errorf("publish: Options.PublicURL: %w", err)
-		}
+		return nil, err
 	}
 	scope := public
 	if origin(public.String()) != origin(baseScope.String()) {
@@ -318,33 +242,12 @@ func New(opts Options) (*Builder, error) {
 
 func (b *Builder) tempPrefix() string { return tempPrefix + b.opts.Name + "." }
 
-// dirURL returns u ending in "/".
-func dirURL(u string) string {
-	if u != "" && u[len(u)-1] != '/' {
-		return u + "/"
-	}
-	return u
-}
-
 func origin(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return u
 	}
 	return p.Scheme + "://" + p.Host
-}
-
-// ValidName reports whether s may name a set (Options.Name) or a group
-// (Builder.Group): letters, digits, "_" and "-" only, since it becomes part
-// of file names and URLs.
-func ValidName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // Add adds one URL. It returns a *sitemap.Violation, and adds nothing, for

@@ -25,13 +25,9 @@ import (
 // both.
 type generateOptions struct {
 	configPath string
-
-	base, out, publicURL, name string
-	gzip, noDedupe, strict     bool
-	format, index              string
-	maxURLs                    int
-	maxBytes                   int64
-	inputFormat                string
+	// set holds the flags that are keys of the file: base, out, max_urls…
+	set         config.Config
+	inputFormat string
 
 	dirs                       []string
 	stripHTML, images          bool
@@ -142,20 +138,22 @@ func newGenerateCommand(a *app) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.SortFlags = false
+	// The defaults are publish's, written once there.
+	def := publish.Options{}.WithDefaults()
+	c := &o.set
 	f.StringVar(&o.configPath, "config", "", "read the run's setup from `FILE` (default ./sitemapkit.toml when no input is given)")
-	f.StringVar(&o.base, "base", "", "the site's `URL`, e.g. https://www.example.com/ (required); every URL must be on it")
-	f.StringVar(&o.out, "out", "", "the folder `DIR` to publish into (required); created if missing")
-	f.StringVar(&o.publicURL, "public-url", "", "the `URL` --out is served at, when not --base (e.g. https://www.example.com/sitemaps/)")
-	f.BoolVar(&o.gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
+	f.StringVar(&c.Base, "base", "", "the site's `URL`, e.g. https://www.example.com/ (required); every URL must be on it")
+	f.StringVar(&c.Out, "out", "", "the folder `DIR` to publish into (required); created if missing")
+	f.StringVar(&c.PublicURL, "public-url", "", "the `URL` --out is served at, when not --base (e.g. https://www.example.com/sitemaps/)")
+	f.BoolVar(&c.Gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
 	f.Var(&enumFlag{p: &o.inputFormat, names: []string{"auto", "txt", "csv", "jsonl"}, def: "auto"}, "input-format", "read every input file as txt, csv or jsonl, whatever its name")
-	f.Var(&enumFlag{p: &o.format, names: []string{"xml", "txt"}, def: "xml"}, "format", "write xml or txt sitemaps")
-	f.Var(&enumFlag{p: &o.index, names: []string{"auto", "always", "never"}, def: "auto"},
-		"index", "auto: an index only when one file is not enough; always; never (fail instead)")
-	f.IntVar(&o.maxURLs, "max-urls", 0, "at most `N` URLs per file (default 50000)")
-	f.Int64Var(&o.maxBytes, "max-bytes", 0, "at most `N` bytes per file, uncompressed (default 52428800)")
-	f.BoolVar(&o.noDedupe, "no-dedupe", false, "keep duplicate URLs (saves 11-16 bytes of memory per URL)")
-	f.BoolVar(&o.strict, "strict", false, "fail, publishing nothing, if any line is refused")
-	f.StringVar(&o.name, "name", "", "the files' name `STEM` (default \"sitemap\": sitemap.xml, sitemap-1-….xml, …)")
+	f.Var(newChoiceFlag(&c.Format, "format"), "format", "write xml or txt sitemaps")
+	f.Var(newChoiceFlag(&c.Index, "index"), "index", "auto: an index only when one file is not enough; always; never (fail instead)")
+	f.IntVar(&c.MaxURLs, "max-urls", 0, fmt.Sprintf("at most `N` URLs per file (default %d)", def.MaxURLs))
+	f.Int64Var(&c.MaxBytes, "max-bytes", 0, fmt.Sprintf("at most `N` bytes per file, uncompressed (default %d)", def.MaxBytes))
+	f.BoolVar(&c.KeepDuplicates, "no-dedupe", false, "keep duplicate URLs (saves "+dedupeCost+")")
+	f.BoolVar(&c.Strict, "strict", false, "fail, publishing nothing, if any line is refused")
+	f.StringVar(&c.Name, "name", "", fmt.Sprintf("the files' name `STEM` (default %q: %[1]s.xml, %[1]s-1-….xml, …)", def.Name))
 
 	f.StringArrayVar(&o.dirs, "dir", nil, "a static site's build folder `DIR` to list the pages of (repeatable)")
 	f.BoolVar(&o.stripHTML, "strip-html", false, "--dir: list about.html as /about (when the server serves it so)")
@@ -189,6 +187,13 @@ type enumFlag struct {
 	def   string
 }
 
+// newChoiceFlag is the flag of a config key with a few values (see
+// config.Choices), whose default is the key's.
+func newChoiceFlag(p *string, key string) *enumFlag {
+	names, def := config.Choices(key)
+	return &enumFlag{p: p, names: names, def: def}
+}
+
 func (e *enumFlag) String() string {
 	if *e.p == "" {
 		return e.def
@@ -208,6 +213,10 @@ func (e *enumFlag) Set(s string) error {
 func (e *enumFlag) Type() string { return strings.Join(e.names, "|") }
 
 var _ pflag.Value = (*enumFlag)(nil)
+
+// dedupeCost is what de-duplication costs, as publish.Options.NoDedupe
+// says (TestDedupeFigure keeps the two, and the docs, the same).
+const dedupeCost = "at most 16 bytes of memory per URL"
 
 const generateHint = "sitemapkit generate --base https://www.example.com/ --out public/ urls.txt"
 
@@ -236,10 +245,10 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 		}
 	} else {
 		switch {
-		case o.base == "":
-			return nil, 0, &usageError{msg: "generate: --base is required (the site's URL)", hint: generateHint}
-		case o.out == "":
-			return nil, 0, &usageError{msg: "generate: --out is required (the folder to publish into)", hint: generateHint}
+		case o.set.Base == "":
+			return nil, 0, &usageError{msg: "generate: --base is required" + requiredWhat["Base"], hint: generateHint}
+		case o.set.Out == "":
+			return nil, 0, &usageError{msg: "generate: --out is required" + requiredWhat["Dir"], hint: generateHint}
 		}
 	}
 	// Without a file every flag applies, its default included; with one,
@@ -249,17 +258,18 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 			apply()
 		}
 	}
-	set("base", func() { cfg.Base = o.base })
-	set("out", func() { cfg.Out = o.out })
-	set("public-url", func() { cfg.PublicURL = o.publicURL })
-	set("name", func() { cfg.Name = o.name })
-	set("gzip", func() { cfg.Gzip = o.gzip })
-	set("format", func() { cfg.Format = o.format })
-	set("index", func() { cfg.Index = o.index })
-	set("max-urls", func() { cfg.MaxURLs = o.maxURLs })
-	set("max-bytes", func() { cfg.MaxBytes = o.maxBytes })
-	set("no-dedupe", func() { cfg.KeepDuplicates = o.noDedupe })
-	set("strict", func() { cfg.Strict = o.strict })
+	f := &o.set
+	set("base", func() { cfg.Base = f.Base })
+	set("out", func() { cfg.Out = f.Out })
+	set("public-url", func() { cfg.PublicURL = f.PublicURL })
+	set("name", func() { cfg.Name = f.Name })
+	set("gzip", func() { cfg.Gzip = f.Gzip })
+	set("format", func() { cfg.Format = f.Format })
+	set("index", func() { cfg.Index = f.Index })
+	set("max-urls", func() { cfg.MaxURLs = f.MaxURLs })
+	set("max-bytes", func() { cfg.MaxBytes = f.MaxBytes })
+	set("no-dedupe", func() { cfg.KeepDuplicates = f.KeepDuplicates })
+	set("strict", func() { cfg.Strict = f.Strict })
 	cfg.Filter.Include = append(cfg.Filter.Include, o.include...)
 	cfg.Filter.Exclude = append(cfg.Filter.Exclude, o.exclude...)
 	if len(o.stripParams) > 0 {
@@ -322,19 +332,22 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	return cfg, fromFile, nil
 }
 
-// keyFlags are the flags that set config keys, for errors about a Config
-// built from flags.
+// keyFlags are the flags that set the keys of sources and filters, for
+// errors about a Config built from flags. The builder's options are named
+// by config.NameOf.
 var keyFlags = map[string]string{
-	"base": "--base", "out": "--out", "public_url": "--public-url", "name": "--name",
-	"max_urls": "--max-urls", "max_bytes": "--max-bytes", "include": "--include", "exclude": "--exclude",
+	"include": "--include", "exclude": "--exclude",
 	"strip_params": "--strip-param", "include_files": "--include-files", "exclude_files": "--exclude-files",
 	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 }
 
+// requiredWhat says what a required option given as empty is.
+var requiredWhat = map[string]string{"Base": " (the site's URL)", "Dir": " (the folder to publish into)"}
+
 // flagWords words the errors of a Config built from flags as the flags
-// are spelled: "max_urls 60000 is out of range" becomes "--max-urls 60000
-// is out of range", and "source #2: " the flag that made source 2.
+// are spelled: a bad option is named by its flag ("--max-urls 60000 is
+// out of range"), and "source #2: " becomes the flag that made source 2.
 func flagWords(err error, byFlag map[int]string) string {
 	var errs []error
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -344,6 +357,14 @@ func flagWords(err error, byFlag map[int]string) string {
 	}
 	var msgs []string
 	for _, err := range errs {
+		if oe, ok := errors.AsType[*publish.OptionError](err); ok {
+			msg := oe.Named(config.NameOf(oe.Field).Flag)
+			if errors.Is(oe, publish.ErrRequired) {
+				msg += requiredWhat[oe.Field]
+			}
+			msgs = append(msgs, msg)
+			continue
+		}
 		var ce *config.Error
 		if !errors.As(err, &ce) {
 			msgs = append(msgs, err.Error())
@@ -414,11 +435,9 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 
 	bopts := cfg.BuildOptions()
+	// The options passed Check in Validate: New fails only for the folder.
 	b, err := publish.New(bopts)
 	if err != nil {
-		if msg := err.Error(); strings.Contains(msg, "Options.") {
-			return &usageError{msg: "generate: " + flagNames.Replace(strings.TrimPrefix(msg, "publish: ")), hint: "sitemapkit generate --help"}
-		}
 		return &exitError{code: exitUsage, err: err}
 	}
 	defer b.Abort()
@@ -479,12 +498,6 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 	return nil
 }
-
-// flagNames words build's option errors with the flags that set them.
-var flagNames = strings.NewReplacer(
-	"Options.Dir", "--out", "Options.Base", "--base", "Options.PublicURL", "--public-url",
-	"Options.Name", "--name", "Options.MaxURLs", "--max-urls", "Options.MaxBytes", "--max-bytes",
-	"Options.Format", "--format", "Options.Index", "--index")
 
 // addInput adds every URL of one input, recording what is refused and
 // what the input says of itself (a log's skipped lines, a filter's drops).
