@@ -130,7 +130,7 @@ func writerRule(loc string) string {
 func filtered(t *testing.T, in string, o source.FilterOptions) (string, bool) {
 	t.Helper()
 	line := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`).Replace(in)
-	f, err := source.NewFilter(source.NewJSONL(strings.NewReader(`{"loc":"`+line+`"}`+"\n"), "t.jsonl"), o)
+	f, err := source.NewFilter(source.New(strings.NewReader(`{"loc":"`+line+`"}`+"\n"), "t.jsonl", source.FormatJSONL), o)
 	if err != nil {
 		t.Fatal(err)
 	}

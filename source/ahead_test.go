@@ -102,7 +102,7 @@ func TestAheadSameAsSource(t *testing.T) {
 func TestAheadCloseDoesNotWait(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	a := source.ReadAhead(source.NewText(pr, "stdin"))
+	a := source.ReadAhead(source.New(pr, "stdin", source.FormatText))
 	done := make(chan struct{})
 	go func() {
 		a.Close()

@@ -9,9 +9,9 @@ import (
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
-// CSV reads URLs from CSV (RFC 4180) with a header row; see the package
-// documentation for the columns.
-type CSV struct {
+// csvSource reads URLs from CSV (RFC 4180) with a header row; see the
+// package documentation for the columns.
+type csvSource struct {
 	lr     *lineReader
 	name   string
 	line   int
@@ -43,14 +43,11 @@ type column struct {
 	hreflang string
 }
 
-// NewCSV returns a CSV reading r; name is used in errors.
-func NewCSV(r io.Reader, name string) *CSV { return newCSV(newLineReader(r), name) }
-
-func newCSV(lr *lineReader, name string) *CSV { return &CSV{lr: lr, name: name} }
+func newCSV(lr *lineReader, name string) *csvSource { return &csvSource{lr: lr, name: name} }
 
 // Read returns the next URL, with the contract of Source.Read. A bad header
 // ends the stream with a *ParseError wrapping ErrHeader.
-func (c *CSV) Read() (sitemap.URL, error) {
+func (c *csvSource) Read() (sitemap.URL, error) {
 	if c.err != nil {
 		return sitemap.URL{}, c.err
 	}
@@ -93,7 +90,7 @@ func (c *CSV) Read() (sitemap.URL, error) {
 }
 
 // fast reads a line without quotes: fields are slices of the line.
-func (c *CSV) fast(line string) (sitemap.URL, error) {
+func (c *csvSource) fast(line string) (sitemap.URL, error) {
 	var u sitemap.URL
 	last := len(c.cols) - 1
 	rest := line
@@ -112,7 +109,7 @@ func (c *CSV) fast(line string) (sitemap.URL, error) {
 	return u, nil
 }
 
-func (c *CSV) set(u *sitemap.URL, i int, f string) { c.cols[i].set(u, f) }
+func (c *csvSource) set(u *sitemap.URL, i int, f string) { c.cols[i].set(u, f) }
 
 // set puts the text of a column that holds one field (not JSON) into u.
 // An empty image or alternate cell adds nothing: rows differ in how many
@@ -138,13 +135,13 @@ func (col *column) set(u *sitemap.URL, f string) {
 	}
 }
 
-func (c *CSV) fieldCount(n int) error {
+func (c *csvSource) fieldCount(n int) error {
 	return &ParseError{File: c.name, Line: c.line, Column: 1,
 		Err: fmt.Errorf("%w: %d, the header has %d", ErrFieldCount, n, len(c.cols))}
 }
 
 // readHeader reads the first non-empty record and maps its columns.
-func (c *CSV) readHeader() error {
+func (c *csvSource) readHeader() error {
 	c.header = true
 	var line string
 	for {
@@ -237,7 +234,7 @@ func fieldColumn(name string) (col column, key string, ok bool, err error) {
 // encoding/csv does (quoted fields may span lines; "" is a quote). The
 // fields are slices of one string. The 1-based column of each field's start
 // is in c.cols1.
-func (c *CSV) record(line string) ([]string, error) {
+func (c *csvSource) record(line string) ([]string, error) {
 	c.rec, c.ends, c.cols1 = c.rec[:0], c.ends[:0], c.cols1[:0]
 	startLine := c.lr.line
 	col := 1
@@ -317,16 +314,16 @@ fields:
 }
 
 // All returns every URL; see Source.All.
-func (c *CSV) All() iter.Seq2[sitemap.URL, error] { return all(c) }
+func (c *csvSource) All() iter.Seq2[sitemap.URL, error] { return all(c) }
 
 // Name returns the input's name.
-func (c *CSV) Name() string { return c.name }
+func (c *csvSource) Name() string { return c.name }
 
 // Line returns the line on which the record Read last returned starts.
-func (c *CSV) Line() int { return c.line }
+func (c *csvSource) Line() int { return c.line }
 
 // Err returns the error that ended the stream, or nil.
-func (c *CSV) Err() error {
+func (c *csvSource) Err() error {
 	if c.err == io.EOF {
 		return nil
 	}

@@ -60,7 +60,7 @@ func badPatterns(t testing.TB) []string {
 
 // jsonl is a JSONL Source over lines.
 func jsonl(lines ...string) source.Source {
-	return source.NewJSONL(strings.NewReader(strings.Join(lines, "\n")+"\n"), "in.jsonl")
+	return source.New(strings.NewReader(strings.Join(lines, "\n")+"\n"), "in.jsonl", source.FormatJSONL)
 }
 
 // kept returns the locs f returns, failing on errors.

@@ -52,7 +52,7 @@ func FuzzCSV(f *testing.F) {
 		if n > 0 {
 			in = append([]byte(strings.Join(csvHeader[:n], ",")+"\n"), body...)
 		}
-		s := source.NewCSV(bytes.NewReader(in), "f.csv")
+		s := source.New(bytes.NewReader(in), "f.csv", source.FormatCSV)
 		var urls []sitemap.URL
 		var ours error
 		for u, err := range s.All() {
@@ -120,7 +120,7 @@ func FuzzText(f *testing.F) {
 	f.Add([]byte("a\r\n\r\n#x\n  b \rc\r"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var got []string
-		for u, err := range source.NewText(bytes.NewReader(in), "f.txt").All() {
+		for u, err := range source.New(bytes.NewReader(in), "f.txt", source.FormatText).All() {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func FuzzJSONL(f *testing.F) {
 	}
 	f.Add([]byte(`{"loc":"x","priority":-1.5e3,"videos":[{"duration":01}]}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		s := source.NewJSONL(bytes.NewReader(in), "f.jsonl")
+		s := source.New(bytes.NewReader(in), "f.jsonl", source.FormatJSONL)
 		for {
 			u, err := s.Read()
 			if err == io.EOF {
@@ -175,7 +175,7 @@ func FuzzJSONL(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := source.NewJSONL(bytes.NewReader(b), "again").Read()
+			back, err := source.New(bytes.NewReader(b), "again", source.FormatJSONL).Read()
 			b2, _ := json.Marshal(back)
 			if err != nil || !bytes.Equal(b, b2) {
 				t.Fatalf("round trip of %s: %s, %v", b, b2, err)

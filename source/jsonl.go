@@ -14,9 +14,9 @@ import (
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
-// JSONL reads URLs from JSON Lines: one object per line with the JSON field
-// names of sitemap.URL; see the package documentation.
-type JSONL struct {
+// jsonlSource reads URLs from JSON Lines: one object per line with the JSON
+// field names of sitemap.URL; see the package documentation.
+type jsonlSource struct {
 	lr   *lineReader
 	name string
 	line int
@@ -24,13 +24,10 @@ type JSONL struct {
 	buf  []byte
 }
 
-// NewJSONL returns a JSONL reading r; name is used in errors.
-func NewJSONL(r io.Reader, name string) *JSONL { return newJSONL(newLineReader(r), name) }
-
-func newJSONL(lr *lineReader, name string) *JSONL { return &JSONL{lr: lr, name: name} }
+func newJSONL(lr *lineReader, name string) *jsonlSource { return &jsonlSource{lr: lr, name: name} }
 
 // Read returns the next URL, with the contract of Source.Read.
-func (j *JSONL) Read() (sitemap.URL, error) {
+func (j *jsonlSource) Read() (sitemap.URL, error) {
 	if j.err != nil {
 		return sitemap.URL{}, j.err
 	}
@@ -48,7 +45,7 @@ func (j *JSONL) Read() (sitemap.URL, error) {
 	}
 }
 
-func (j *JSONL) decode(line string) (sitemap.URL, error) {
+func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 	var rewritten bool
 	j.buf, rewritten = quoteNumbers(j.buf[:0], line)
 	dec := json.NewDecoder(bytes.NewReader(j.buf))
@@ -116,7 +113,7 @@ type jsonlRecord struct {
 	Sitemap string `json:"sitemap"`
 }
 
-func (j *JSONL) fail(col int, err error) error {
+func (j *jsonlSource) fail(col int, err error) error {
 	return &ParseError{File: j.name, Line: j.line, Column: col, Err: err}
 }
 
@@ -225,16 +222,16 @@ func isNumberByte(c byte) bool {
 }
 
 // All returns every URL; see Source.All.
-func (j *JSONL) All() iter.Seq2[sitemap.URL, error] { return all(j) }
+func (j *jsonlSource) All() iter.Seq2[sitemap.URL, error] { return all(j) }
 
 // Name returns the input's name.
-func (j *JSONL) Name() string { return j.name }
+func (j *jsonlSource) Name() string { return j.name }
 
 // Line returns the line of the URL Read last returned.
-func (j *JSONL) Line() int { return j.line }
+func (j *jsonlSource) Line() int { return j.line }
 
 // Err returns the error that ended the stream, or nil.
-func (j *JSONL) Err() error {
+func (j *jsonlSource) Err() error {
 	if j.err == io.EOF {
 		return nil
 	}

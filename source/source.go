@@ -190,7 +190,8 @@ func FormatOf(name string) (Format, error) {
 	return FormatAuto, fmt.Errorf("%s: %w: the name does not end in .txt, .csv or .jsonl (optionally .gz)", name, ErrUnknownFormat)
 }
 
-// New returns a Source reading r in format f; name is used in errors.
+// New returns a Source reading r in format f (a URL list, CSV or JSON Lines,
+// as the package documentation describes them); name is used in errors.
 // With FormatAuto it reads the first line to choose the format.
 func New(r io.Reader, name string, f Format) Source {
 	lr := newLineReader(r)
@@ -282,8 +283,8 @@ func all(r reader) iter.Seq2[sitemap.URL, error] {
 
 // Compile-time checks that every reader is a Source.
 var (
-	_ Source = (*Text)(nil)
-	_ Source = (*CSV)(nil)
-	_ Source = (*JSONL)(nil)
+	_ Source = (*textSource)(nil)
+	_ Source = (*csvSource)(nil)
+	_ Source = (*jsonlSource)(nil)
 	_ Source = (*File)(nil)
 )

@@ -69,7 +69,7 @@ func gz(t *testing.T, b []byte) []byte {
 }
 
 func TestText(t *testing.T) {
-	g := readAll(t, source.NewText(bytes.NewReader(open(t, "urls.txt")), "urls.txt"))
+	g := readAll(t, source.New(bytes.NewReader(open(t, "urls.txt")), "urls.txt", source.FormatText))
 	want := []string{"https://www.example.com/", "https://www.example.com/a", "https://www.example.com/b", "https://www.example.com/c"}
 	if !reflect.DeepEqual(locs(g.urls), want) || len(g.errs) > 0 {
 		t.Fatalf("got %q, errors %v; want %q", locs(g.urls), g.errs, want)
@@ -103,7 +103,7 @@ func TestCSV(t *testing.T) {
 		"bom, crlf":        strings.NewReader("\uFEFF" + strings.ReplaceAll(string(in), "\n", "\r\n")),
 	} {
 		t.Run(name, func(t *testing.T) {
-			g := readAll(t, source.NewCSV(r, "products.csv"))
+			g := readAll(t, source.New(r, "products.csv", source.FormatCSV))
 			if len(g.errs) > 0 {
 				t.Fatal(g.errs)
 			}
@@ -140,7 +140,7 @@ func TestCSVErrors(t *testing.T) {
 		{name: "empty", in: ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := source.NewCSV(strings.NewReader(tc.in), "f.csv")
+			s := source.New(strings.NewReader(tc.in), "f.csv", source.FormatCSV)
 			g := readAll(t, s)
 			var texts []string
 			for _, err := range g.errs {
@@ -170,7 +170,7 @@ func TestJSONL(t *testing.T) {
 		"gzip":  bytes.NewReader(gz(t, in)),
 	} {
 		t.Run(name, func(t *testing.T) {
-			g := readAll(t, source.NewJSONL(r, "posts.jsonl"))
+			g := readAll(t, source.New(r, "posts.jsonl", source.FormatJSONL))
 			if len(g.errs) > 0 {
 				t.Fatal(g.errs)
 			}
@@ -209,7 +209,7 @@ func TestJSONLErrors(t *testing.T) {
 		`{"lastmod":"2024-01-01"}` + "\n" +
 		`{"loc":"https://www.example.com/y"} {}` + "\n" +
 		`{"loc":"https://www.example.com/ok","priority":1}` + "\n"
-	s := source.NewJSONL(strings.NewReader(in), "p.jsonl")
+	s := source.New(strings.NewReader(in), "p.jsonl", source.FormatJSONL)
 	g := readAll(t, s)
 	var texts []string
 	for _, err := range g.errs {
@@ -244,7 +244,7 @@ func TestDamagedGzipEndsTheStream(t *testing.T) {
 	}
 	z := gz(t, in)
 	z = z[:len(z)/2]
-	s := source.NewText(bytes.NewReader(z), "u.txt.gz")
+	s := source.New(bytes.NewReader(z), "u.txt.gz", source.FormatText)
 	g := readAll(t, s)
 	if s.Err() == nil || len(g.errs) != 1 || g.errs[0] != s.Err() {
 		t.Fatalf("Err() = %v, errors %v", s.Err(), g.errs)
@@ -261,12 +261,12 @@ func TestLongLines(t *testing.T) {
 	// Lines longer than a window and than the first read buffer.
 	long := "https://www.example.com/" + strings.Repeat("a", 3<<20)
 	in := "https://www.example.com/1\n" + long + "\n" + strings.Repeat("https://www.example.com/2\n", 50000) + long
-	g := readAll(t, source.NewText(iotest.HalfReader(strings.NewReader(in)), "l.txt"))
+	g := readAll(t, source.New(iotest.HalfReader(strings.NewReader(in)), "l.txt", source.FormatText))
 	if len(g.errs) > 0 || len(g.urls) != 50003 || g.urls[1].Loc != long || g.urls[50002].Loc != long || g.lines[50002] != 50003 {
 		t.Fatalf("got %d urls, errors %v", len(g.urls), g.errs)
 	}
 
-	s := source.NewText(io.MultiReader(strings.NewReader("https://www.example.com/\n"), zeros{}), "z.txt")
+	s := source.New(io.MultiReader(strings.NewReader("https://www.example.com/\n"), zeros{}), "z.txt", source.FormatText)
 	g = readAll(t, s)
 	if len(g.urls) != 1 || !errors.Is(s.Err(), source.ErrLineTooLong) {
 		t.Fatalf("urls %d, Err() = %v; want ErrLineTooLong", len(g.urls), s.Err())
@@ -354,10 +354,10 @@ func TestAutoFormat(t *testing.T) {
 // ignored, so read's output feeds generate as it is.
 func TestReadOutputAccepted(t *testing.T) {
 	want := []sitemap.URL{{Loc: "https://www.example.com/a", LastMod: "2024-05-01"}}
-	j := readAll(t, source.NewJSONL(strings.NewReader(
-		`{"loc":"https://www.example.com/a","lastmod":"2024-05-01","sitemap":"https://www.example.com/sitemap.xml"}`+"\n"), "r.jsonl"))
-	c := readAll(t, source.NewCSV(strings.NewReader(
-		"loc,lastmod,sitemap\nhttps://www.example.com/a,2024-05-01,https://www.example.com/sitemap.xml\n"), "r.csv"))
+	j := readAll(t, source.New(strings.NewReader(
+		`{"loc":"https://www.example.com/a","lastmod":"2024-05-01","sitemap":"https://www.example.com/sitemap.xml"}`+"\n"), "r.jsonl", source.FormatJSONL))
+	c := readAll(t, source.New(strings.NewReader(
+		"loc,lastmod,sitemap\nhttps://www.example.com/a,2024-05-01,https://www.example.com/sitemap.xml\n"), "r.csv", source.FormatCSV))
 	for name, g := range map[string]got{"jsonl": j, "csv": c} {
 		if len(g.errs) > 0 || !reflect.DeepEqual(g.urls, want) {
 			t.Errorf("%s: got %+v, errors %v; want %+v", name, g.urls, g.errs, want)

@@ -8,22 +8,19 @@ import (
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
-// Text reads a URL list: one URL per line, blank lines and '#' comments
-// skipped, spaces around each URL trimmed.
-type Text struct {
+// textSource reads a URL list: one URL per line, blank lines and '#'
+// comments skipped, spaces around each URL trimmed.
+type textSource struct {
 	lr   *lineReader
 	name string
 	line int
 	err  error
 }
 
-// NewText returns a Text reading r; name is used in errors.
-func NewText(r io.Reader, name string) *Text { return newText(newLineReader(r), name) }
-
-func newText(lr *lineReader, name string) *Text { return &Text{lr: lr, name: name} }
+func newText(lr *lineReader, name string) *textSource { return &textSource{lr: lr, name: name} }
 
 // Read returns the next URL, with the contract of Source.Read.
-func (t *Text) Read() (sitemap.URL, error) {
+func (t *textSource) Read() (sitemap.URL, error) {
 	if t.err != nil {
 		return sitemap.URL{}, t.err
 	}
@@ -43,16 +40,16 @@ func (t *Text) Read() (sitemap.URL, error) {
 }
 
 // All returns every URL; see Source.All.
-func (t *Text) All() iter.Seq2[sitemap.URL, error] { return all(t) }
+func (t *textSource) All() iter.Seq2[sitemap.URL, error] { return all(t) }
 
 // Name returns the input's name.
-func (t *Text) Name() string { return t.name }
+func (t *textSource) Name() string { return t.name }
 
 // Line returns the line of the URL Read last returned.
-func (t *Text) Line() int { return t.line }
+func (t *textSource) Line() int { return t.line }
 
 // Err returns the error that ended the stream, or nil.
-func (t *Text) Err() error {
+func (t *textSource) Err() error {
 	if t.err == io.EOF {
 		return nil
 	}
