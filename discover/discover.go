@@ -159,19 +159,25 @@ const (
 	RelativeURL
 	// TooDeep: an index MaxDepth levels down; its children are not read.
 	TooDeep
-	// Loop: an index listing itself, or a robots.txt listing a document
-	// read already; not read again.
+	// Loop: an index listing itself; not read again.
 	Loop
+	// Relisted: a robots.txt listing a document read already (itself, or
+	// a loop); not read again.
+	Relisted
+	// Redirected: one redirect followed (Document.Redirects has them all).
+	Redirected
 	// Damaged: the index could not be read through (Err is the
 	// sitemap.Reader's error); the children before the damage are walked.
 	Damaged
 )
 
 var kindNames = [...]string{"", "fetch-error", "http-error", "blocked-by-robots", "cross-host-sitemap",
-	sitemap.RuleInvalidURL, sitemap.RuleRelativeURL, "nested-index", "loop", "damaged"}
+	sitemap.RuleInvalidURL, sitemap.RuleRelativeURL, "nested-index", "nested-index",
+	sitemap.RuleUnsupportedFormat, "redirect", "damaged"}
 
-// String returns the kind's name, the ID of the lint rule it breaks
-// ("fetch-error", "http-error"…); "loop" and "damaged" depend on where.
+// String returns the ID of the lint rule the kind breaks ("fetch-error",
+// "http-error"…), but "damaged" for Damaged: the rule is its Err's
+// (sitemap.ErrorRule).
 func (k Kind) String() string {
 	if k > 0 && int(k) < len(kindNames) {
 		return kindNames[k]

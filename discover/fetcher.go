@@ -156,6 +156,9 @@ func (w *walker) open(it *item) io.ReadCloser {
 		return nil
 	}
 	d.Redirects = redirects(resp.Redirects)
+	for _, h := range d.Redirects {
+		d.add(problem(Redirected, nil, "%d redirect from %s to %s", h.StatusCode, h.From, h.To))
+	}
 	if len(resp.Redirects) > 0 {
 		// The final URL must not be read twice when another line names it.
 		w.markSeen(resp.URL)

@@ -459,7 +459,7 @@ func (w *walker) childItems(it *item) []*item {
 		var out []*item
 		for _, c := range it.children {
 			if !w.markSeen(c.doc.Name) {
-				d.add(problem(Loop, nil, "robots.txt lists %s, which was read already (robots.txt listing itself, or a loop); not read again", c.doc.Name))
+				d.add(problem(Relisted, nil, "robots.txt lists %s, which was read already (robots.txt listing itself, or a loop); not read again", c.doc.Name))
 				continue
 			}
 			out = append(out, c)
