@@ -1,10 +1,15 @@
 package source
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
 func TestAppendStringMatchesEncodingJSON(t *testing.T) {
@@ -30,5 +35,37 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		if back != want {
 			t.Errorf("%q → %s → %q", s, got, back)
 		}
+	}
+}
+
+// What AppendJSONL writes, the JSONL source reads back as it was, every
+// field and awkward character included; the "sitemap" field is ignored.
+func TestAppendJSONLRoundTrip(t *testing.T) {
+	urls := []sitemap.URL{
+		{Loc: "https://www.example.com/plain"},
+		{
+			Loc: "https://www.example.com/ü?q=\"a\\b\"&x=<1>", LastMod: "2024-05-01T10:00:00+02:00", ChangeFreq: "daily", Priority: "0.8",
+			Images:     []sitemap.Image{{Loc: "https://www.example.com/i.png", Caption: "tab\there\u2028", Title: "t"}, {Loc: "https://www.example.com/j.png"}},
+			Videos:     []sitemap.Video{{ThumbnailLoc: "https://www.example.com/t.jpg", Title: "v", Description: "d", ContentLoc: "https://www.example.com/v.mp4", Duration: "60"}},
+			News:       &sitemap.News{Publication: sitemap.Publication{Name: "P", Language: "en"}, PublicationDate: "2024-05-01", Title: "n"},
+			Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "https://www.example.com/de/"}, {Hreflang: "x-default", Href: "https://www.example.com/"}},
+		},
+	}
+	var b []byte
+	for i := range urls {
+		b = AppendJSONL(b, &urls[i], "https://www.example.com/sitemap.xml")
+	}
+	j := NewJSONL(bytes.NewReader(b), "round-trip")
+	for i, want := range urls {
+		got, err := j.Read()
+		if err != nil {
+			t.Fatalf("entry %d: %v\n%s", i, err, b)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("entry %d:\n got %+v\nwant %+v", i, got, want)
+		}
+	}
+	if _, err := j.Read(); err != io.EOF {
+		t.Errorf("after the entries: %v, want io.EOF", err)
 	}
 }
