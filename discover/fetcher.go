@@ -16,9 +16,10 @@ import (
 	"github.com/sitemapkit/sitemapkit/internal/robots"
 )
 
-// fetcher fetches documents for a User-Agent under robots.txt: the policy
-// a crawler shares with the walk. It is safe for concurrent use.
-type fetcher struct {
+// A Fetcher fetches URLs for a User-Agent under robots.txt, with the
+// settings of Options: the policy of the walk, for a crawler to share. It
+// is safe for concurrent use; each robots.txt is fetched once.
+type Fetcher struct {
 	client *fetch.Client
 	ua     string
 
@@ -33,8 +34,10 @@ type robotsEntry struct {
 	err  error
 }
 
-func newFetcher(o Options) *fetcher {
-	return &fetcher{
+// NewFetcher returns a Fetcher with o's settings (o.WithDefaults()).
+func NewFetcher(o Options) *Fetcher {
+	o = o.WithDefaults()
+	return &Fetcher{
 		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes, Transport: o.Transport},
 		ua:     o.UserAgent,
 		robots: map[string]*robotsEntry{},
@@ -42,7 +45,7 @@ func newFetcher(o Options) *fetcher {
 }
 
 // robotsFor fetches (once) the robots.txt of u's scheme and host.
-func (f *fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
+func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 	key := u.Scheme + "://" + u.Host
 	f.mu.Lock()
 	e := f.robots[key]
@@ -82,7 +85,7 @@ func (f *fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 
 // allowed returns nil when robots.txt lets the User-Agent fetch rawURL,
 // or the finding that it does not.
-func (f *fetcher) allowed(ctx context.Context, u *url.URL, rawURL string) *Error {
+func (f *Fetcher) allowed(ctx context.Context, u *url.URL, rawURL string) *Error {
 	e := f.robotsFor(ctx, u)
 	if e.r.Allowed(f.ua, rawURL) {
 		return nil
@@ -97,6 +100,49 @@ func (f *fetcher) allowed(ctx context.Context, u *url.URL, rawURL string) *Error
 func productName(ua string) string {
 	name, _, _ := strings.Cut(ua, "/")
 	return name
+}
+
+// Open fetches rawURL when robots.txt lets the User-Agent, following
+// redirects: the body of a 200 answer (the caller closes it), with the
+// redirects followed, also when there is an error. The error is an *Error:
+// InvalidURL, BlockedByRobots, HTTPStatus or FetchFailed.
+func (f *Fetcher) Open(ctx context.Context, rawURL string) (io.ReadCloser, []Redirect, error) {
+	body, rs, err := f.open(ctx, rawURL)
+	if err != nil {
+		return nil, rs, err
+	}
+	return body, rs, nil
+}
+
+func (f *Fetcher) open(ctx context.Context, rawURL string) (io.ReadCloser, []Redirect, *Error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, nil, problem(InvalidURL, err, "not an absolute http(s) URL; not fetched")
+	}
+	if p := f.allowed(ctx, u, rawURL); p != nil {
+		return nil, nil, p
+	}
+	resp, err := f.client.Get(ctx, rawURL)
+	if err != nil {
+		var fe *fetch.Error
+		if errors.As(err, &fe) {
+			if errors.Is(err, fetch.ErrRedirectLoop) {
+				chain := []string{rawURL}
+				for _, h := range fe.Redirects {
+					chain = append(chain, h.To)
+				}
+				return nil, redirects(fe.Redirects), problem(FetchFailed, err, "redirect loop: %s", strings.Join(chain, " → "))
+			}
+			return nil, redirects(fe.Redirects), problem(FetchFailed, err, "%v", fe.Err)
+		}
+		return nil, nil, problem(FetchFailed, err, "%v", err)
+	}
+	rs := redirects(resp.Redirects)
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, rs, problem(HTTPStatus, nil, "HTTP %s", resp.Status)
+	}
+	return resp.Body, rs, nil
 }
 
 // open returns a document's body, or nil after adding to its Problems why
@@ -123,52 +169,31 @@ func (w *walker) open(it *item) io.ReadCloser {
 		d.add(problem(FetchFailed, nil, "not fetched: --offline"))
 		return nil
 	}
-	u, err := url.Parse(d.Name)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		d.add(problem(InvalidURL, err, "not an absolute http(s) URL; not fetched"))
-		return nil
-	}
-	if p := w.f.allowed(w.ctx, u, d.Name); p != nil {
-		d.add(p)
-		return nil
-	}
 	if w.ctx.Err() != nil || w.stopped.Load() {
 		return nil // no request once the walk is given up
 	}
-	resp, err := w.f.client.Get(w.ctx, d.Name)
-	if err != nil {
-		if w.ctx.Err() != nil {
-			return nil
-		}
-		var fe *fetch.Error
-		if errors.As(err, &fe) {
-			if errors.Is(err, fetch.ErrRedirectLoop) {
-				chain := []string{d.Name}
-				for _, h := range fe.Redirects {
-					chain = append(chain, h.To)
-				}
-				d.add(problem(FetchFailed, err, "redirect loop: %s", strings.Join(chain, " → ")))
-				return nil
-			}
-			err = fe.Err
-		}
-		d.add(problem(FetchFailed, err, "%v%s", err, it.note))
+	body, rs, p := w.f.open(w.ctx, d.Name)
+	if p != nil && w.ctx.Err() != nil {
 		return nil
 	}
-	d.Redirects = redirects(resp.Redirects)
-	for _, h := range d.Redirects {
-		d.add(problem(Redirected, nil, "%d redirect from %s to %s", h.StatusCode, h.From, h.To))
+	if body != nil || p.Kind == HTTPStatus {
+		d.Redirects = rs
+		for _, h := range rs {
+			d.add(problem(Redirected, nil, "%d redirect from %s to %s", h.StatusCode, h.From, h.To))
+		}
+		if len(rs) > 0 {
+			// The final URL must not be read twice when another line names it.
+			w.markSeen(rs[len(rs)-1].To)
+		}
 	}
-	if len(resp.Redirects) > 0 {
-		// The final URL must not be read twice when another line names it.
-		w.markSeen(resp.URL)
-	}
-	if resp.StatusCode != http.StatusOK {
-		resp.Body.Close()
-		d.add(problem(HTTPStatus, nil, "HTTP %s%s", resp.Status, it.note))
+	if p != nil {
+		if p.Kind == HTTPStatus || p.Kind == FetchFailed && !errors.Is(p.Err, fetch.ErrRedirectLoop) {
+			p.msg += it.note
+		}
+		d.add(p)
 		return nil
 	}
-	return resp.Body
+	return body
 }
 
 func redirects(hops []fetch.Hop) []Redirect {

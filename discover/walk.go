@@ -45,7 +45,7 @@ func Walk(ctx context.Context, starts []string, o Options) iter.Seq[*Document] {
 type walker struct {
 	o       Options
 	ctx     context.Context
-	f       *fetcher
+	f       *Fetcher
 	sem     chan struct{}
 	workers sync.WaitGroup
 	stopped atomic.Bool // the consumer broke the loop
@@ -59,7 +59,7 @@ func newWalker(ctx context.Context, o Options) *walker {
 	return &walker{
 		o:    o,
 		ctx:  ctx,
-		f:    newFetcher(o),
+		f:    NewFetcher(o),
 		sem:  make(chan struct{}, o.Concurrency),
 		seen: map[string]bool{},
 	}

@@ -242,13 +242,11 @@ func (j *JSONL) Err() error {
 	return j.err
 }
 
-// AppendJSONL appends u as one line of the JSONL that NewJSONL reads: one
-// JSON object with the field names of sitemap.URL's JSON tags, in that
-// order, empty fields left out, and a newline. doc, when not "", is added
-// as "sitemap" (the document the entry was read from, which NewJSONL
-// ignores). Written by hand: encoding/json per entry costs more than
-// reading a sitemap does.
+// AppendJSONL appends u as a line NewJSONL reads back, with doc, when not
+// "", as its "sitemap" field (which NewJSONL ignores).
 func AppendJSONL(b []byte, u *sitemap.URL, doc string) []byte {
+	// Written by hand, empty fields left out: encoding/json per entry
+	// costs more than reading a sitemap does.
 	b = append(b, `{"loc":`...)
 	b = appendString(b, u.Loc)
 	b = appendField(b, "lastmod", u.LastMod)

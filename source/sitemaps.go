@@ -17,17 +17,11 @@ import (
 
 // SitemapsOptions configure OpenSitemaps. The zero value is usable.
 type SitemapsOptions struct {
-	// Options configure the walk, with the defaults documented there.
-	// Timeout bounds each fetch, body included, also while the body waits
-	// for the entries before it to be read. Base is not used: entries are
-	// read, not checked (package publish checks their scope). Concurrency
-	// is how many documents are fetched and read ahead of the one whose
-	// entries Read returns; entries come out in walk order whatever it is.
+	// Options configure the walk; Base is unused (entries are read, not
+	// checked). Entries come in walk order whatever the Concurrency.
 	discover.Options
-	// KeepGoing makes a document that cannot be read, and every finding
-	// of the walk (a redirect, a nested index…), a *SitemapError record
-	// at its document's turn, after which the stream goes on: for a
-	// reader that reports problems rather than stop at them.
+	// KeepGoing returns a document that cannot be read, and each finding
+	// of the walk, as a *SitemapError record, and goes on.
 	KeepGoing bool
 }
 
@@ -56,20 +50,15 @@ type SitemapsOptions struct {
 // not errors here: `sitemapkit validate` reports them.
 //
 // A document that cannot be read ends the stream with a *SitemapError
-// naming it: a fetch that fails (network error, timeout, redirect loop, a
-// body over MaxBytes), an HTTP status other than 200, a sitemap that
-// robots.txt disallows, an index child on another host that no robots.txt
-// vouches for, a child that is not an absolute URL, a robots.txt that
-// cannot be fetched (a 404 is not a failure: it means no Sitemap: lines,
-// and /sitemap.xml is tried), an index nested deeper than MaxDepth, a file
-// or folder that does not exist or holds no sitemap, and any document the
-// reader refuses or finds damaged (not well-formed, HTML, a DOCTYPE, a
-// damaged gzip stream, over the size limit). An input that cannot be read
-// must stop the build: publishing without it would drop its URLs from the
-// live set. The walk's other findings are harmless here and ignored:
-// redirects that end in a sitemap, a relative Sitemap: line resolved
-// against robots.txt, a document listed twice (read once), an index
-// listing itself.
+// naming it: a failure the walk found (see discover.Kind: a failed fetch,
+// an HTTP status other than 200, robots.txt, a cross-host child, an index
+// nested deeper than MaxDepth, a file or folder that does not exist or
+// holds no sitemap; a robots.txt answering 404 is none: /sitemap.xml is
+// tried), or a document the reader refuses or finds damaged. An input that
+// cannot be read must stop the build: publishing without it would drop
+// its URLs from the live set. The walk's other findings are harmless here
+// and ignored: a redirect that ends in a sitemap, a relative Sitemap:
+// line, a document listed twice (read once), an index listing itself.
 //
 // Close stops the walk; it must be called when done with the Sitemaps.
 type Sitemaps struct {
@@ -506,8 +495,7 @@ func (s *Sitemaps) Name() string { return s.name }
 // last returned; 0 when unknown.
 func (s *Sitemaps) Line() int { return s.line }
 
-// Document returns the path or URL of the document the entry (or error)
-// Read last returned is in.
+// Document returns the document of the entry Read last returned.
 func (s *Sitemaps) Document() string { return s.place }
 
 // Place returns "DOC:LINE" for the entry (or error) Read last returned,
@@ -532,8 +520,8 @@ func (s *Sitemaps) Err() error {
 }
 
 // Close stops the walk and waits for its goroutines to end: every fetch
-// under way is cancelled, and no other is made. A later Read returns
-// io.ErrClosedPipe, unless the stream had ended before.
+// under way is cancelled. A later Read returns io.ErrClosedPipe, unless the
+// stream had ended before.
 func (s *Sitemaps) Close() error {
 	s.once.Do(func() {
 		s.stop(io.ErrClosedPipe)
