@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -12,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
-	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
 type siteResult struct {
@@ -60,7 +59,7 @@ func (r *siteResult) errors() int {
 	return n
 }
 
-func checkSite(t *testing.T, opts SiteOptions, starts ...string) *siteResult {
+func checkSite(t *testing.T, opts discover.Options, starts ...string) *siteResult {
 	t.Helper()
 	res := &siteResult{}
 	var mu sync.Mutex
@@ -89,7 +88,7 @@ func TestGoodSiteFromRoot(t *testing.T) {
 	s.Page("/sitemap.xml", sitetest.Index("{{.}}/sitemap-1.xml", "{{.}}/sitemap-2.xml.gz"))
 	s.Page("/sitemap-1.xml", sitetest.URLSet("{{.}}/a", "{{.}}/b"))
 	s.GzPage("/sitemap-2.xml.gz", sitetest.URLSet("{{.}}/c"))
-	r := checkSite(t, SiteOptions{}, s.URL+"/")
+	r := checkSite(t, discover.Options{}, s.URL+"/")
 	if r.errors() != 0 || len(r.diags) != 0 {
 		t.Fatalf("a good site has findings:\n%s", r)
 	}
@@ -118,7 +117,7 @@ func TestUserAgentSent(t *testing.T) {
 		ua = r.UserAgent()
 		w.Write([]byte(sitetest.URLSet(s.URL + "/a")))
 	})
-	checkSite(t, SiteOptions{UserAgent: "testbot/1.0"}, s.URL+"/sitemap.xml")
+	checkSite(t, discover.Options{UserAgent: "testbot/1.0"}, s.URL+"/sitemap.xml")
 	if ua != "testbot/1.0" {
 		t.Errorf("User-Agent = %q", ua)
 	}
@@ -129,7 +128,7 @@ func TestHostileSites(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/sitemap.xml", sitetest.Index("{{.}}/sitemap.xml", "{{.}}/s1.xml"))
 		s.Page("/s1.xml", sitetest.URLSet("{{.}}/a"))
-		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
 		r.has(t, "nested-index", "/sitemap.xml", "")
 		if s.Hits("/sitemap.xml") != 1 || s.Hits("/s1.xml") != 1 {
 			t.Errorf("fetched sitemap.xml %d times, s1.xml %d times", s.Hits("/sitemap.xml"), s.Hits("/s1.xml"))
@@ -139,7 +138,7 @@ func TestHostileSites(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/robots.txt", "Sitemap: {{.}}/robots.txt\nSitemap: {{.}}/s.xml\n")
 		s.Page("/s.xml", sitetest.URLSet("{{.}}/a"))
-		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
+		r := checkSite(t, discover.Options{}, s.URL+"/robots.txt")
 		r.has(t, "unsupported-format", "/robots.txt", "read already")
 		if len(r.files) != 1 || r.files[0].URLs != 1 {
 			t.Errorf("files:\n%s", r)
@@ -150,7 +149,7 @@ func TestHostileSites(t *testing.T) {
 		s.Page("/a.xml", sitetest.Index("{{.}}/b.xml"))
 		s.Page("/b.xml", sitetest.Index("{{.}}/a.xml", "{{.}}/c.xml"))
 		s.Page("/c.xml", sitetest.URLSet("{{.}}/x"))
-		r := checkSite(t, SiteOptions{}, s.URL+"/a.xml")
+		r := checkSite(t, discover.Options{}, s.URL+"/a.xml")
 		r.has(t, "nested-index", "/b.xml", "")
 		if s.Hits("/a.xml") != 1 || s.Hits("/c.xml") != 1 {
 			t.Errorf("a.xml fetched %d times, c.xml %d", s.Hits("/a.xml"), s.Hits("/c.xml"))
@@ -160,7 +159,7 @@ func TestHostileSites(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/sitemap.xml", sitetest.Index("{{.}}/missing.xml", "{{.}}/broken.xml"))
 		s.Handle("/broken.xml", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
-		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
 		r.has(t, "http-error", "/missing.xml", "404")
 		r.has(t, "http-error", "/broken.xml", "500")
 	})
@@ -173,14 +172,14 @@ func TestHostileSites(t *testing.T) {
 			w.Write([]byte(bomb))
 		})
 		s.Page("/bomb.xml.gz", bomb)
-		r := checkSite(t, SiteOptions{MaxBytes: 1 << 20}, s.URL+"/sitemap.xml")
+		r := checkSite(t, discover.Options{MaxBytes: 1 << 20}, s.URL+"/sitemap.xml")
 		r.has(t, "file-too-large", "/bomb.xml", "file too large")
 		r.has(t, "file-too-large", "/bomb.xml.gz", "")
 	})
 	t.Run("HTML instead of a sitemap", func(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/sitemap.xml", "<!DOCTYPE html>\n<html><head><title>Shop</title></head><body>Welcome</body></html>\n")
-		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
 		r.has(t, "sitemap-is-html", "/sitemap.xml", "")
 	})
 	t.Run("huge robots.txt", func(t *testing.T) {
@@ -189,7 +188,7 @@ func TestHostileSites(t *testing.T) {
 		s.Page("/robots.txt", big)
 		s.Page("/s.xml", sitetest.URLSet("{{.}}/a"))
 		s.Page("/late.xml", sitetest.URLSet("{{.}}/b"))
-		r := checkSite(t, SiteOptions{}, s.URL)
+		r := checkSite(t, discover.Options{}, s.URL)
 		if len(r.files) != 1 || r.files[0].Name != s.URL+"/s.xml" || s.Hits("/late.xml") != 0 {
 			t.Errorf("the Sitemap: line past 500 KiB must be ignored:\n%s", r)
 		}
@@ -206,7 +205,7 @@ func TestHostileSites(t *testing.T) {
 		})
 		s.Page("/sitemap.xml", sitetest.Index("{{.}}/slow.xml", "{{.}}/ok.xml"))
 		s.Page("/ok.xml", sitetest.URLSet("{{.}}/a"))
-		r := checkSite(t, SiteOptions{Timeout: 200 * time.Millisecond}, s.URL+"/sitemap.xml")
+		r := checkSite(t, discover.Options{Timeout: 200 * time.Millisecond}, s.URL+"/sitemap.xml")
 		r.has(t, "fetch-error", "/slow.xml", "timed out")
 		if len(r.files) != 3 || r.files[2].URLs != 1 {
 			t.Errorf("the other child must still be read:\n%s", r)
@@ -221,7 +220,7 @@ func TestHostileSites(t *testing.T) {
 		s.Page("/new.xml", sitetest.URLSet("{{.}}/a"))
 		s.Handle("/loop1.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop2.xml", http.StatusFound) })
 		s.Handle("/loop2.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop1.xml", http.StatusFound) })
-		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
 		r.has(t, "redirect", "/old.xml", "/new.xml")
 		r.has(t, "fetch-error", "/loop1.xml", "redirect loop")
 	})
@@ -230,7 +229,7 @@ func TestHostileSites(t *testing.T) {
 		s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: sitemapkit\nDisallow: /mine/\n\nSitemap: {{.}}/mine/s.xml\nSitemap: {{.}}/private/s.xml\n")
 		s.Page("/mine/s.xml", sitetest.URLSet("{{.}}/mine/a"))
 		s.Page("/private/s.xml", sitetest.URLSet("{{.}}/private/a"))
-		r := checkSite(t, SiteOptions{}, s.URL+"/robots.txt")
+		r := checkSite(t, discover.Options{}, s.URL+"/robots.txt")
 		r.has(t, "blocked-by-robots", "/mine/s.xml", "disallowed for sitemapkit")
 		if s.Hits("/mine/s.xml") != 0 {
 			t.Error("a blocked sitemap was fetched")
@@ -244,7 +243,7 @@ func TestHostileSites(t *testing.T) {
 		s := sitetest.New(t)
 		s.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
 		s.Page("/sitemap.xml", sitetest.URLSet("{{.}}/a"))
-		r := checkSite(t, SiteOptions{}, s.URL+"/sitemap.xml")
+		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
 		r.has(t, "blocked-by-robots", "/sitemap.xml", "503")
 		if s.Hits("/sitemap.xml") != 0 {
 			t.Error("fetched despite robots.txt 5xx")
@@ -253,7 +252,7 @@ func TestHostileSites(t *testing.T) {
 	t.Run("no Sitemap lines", func(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/robots.txt", "User-agent: *\nDisallow:\n")
-		r := checkSite(t, SiteOptions{}, s.URL)
+		r := checkSite(t, discover.Options{}, s.URL)
 		r.has(t, "http-error", "/sitemap.xml", "no Sitemap: lines")
 	})
 }
@@ -264,7 +263,7 @@ func TestCrossHost(t *testing.T) {
 	b.Page("/robots.txt", "Sitemap: {{.}}/listed.xml\n")
 	b.Page("/listed.xml", sitetest.URLSet(a.URL+"/page"))
 	b.Page("/unlisted.xml", sitetest.URLSet(a.URL+"/other"))
-	r := checkSite(t, SiteOptions{}, a.URL+"/sitemap.xml")
+	r := checkSite(t, discover.Options{}, a.URL+"/sitemap.xml")
 	r.has(t, "cross-host-sitemap", "/unlisted.xml", "")
 	if b.Hits("/unlisted.xml") != 0 || b.Hits("/listed.xml") != 1 {
 		t.Errorf("hits: listed %d, unlisted %d", b.Hits("/listed.xml"), b.Hits("/unlisted.xml"))
@@ -282,7 +281,7 @@ func TestCrossHost(t *testing.T) {
 	// whose URLs are a's.
 	a.Page("/robots.txt", "Sitemap: "+b.URL+"/for-a.xml\n")
 	b.Page("/for-a.xml", sitetest.URLSet(a.URL+"/x", b.URL+"/not-a"))
-	r = checkSite(t, SiteOptions{}, a.URL)
+	r = checkSite(t, discover.Options{}, a.URL)
 	r.has(t, "url-not-allowed", "/for-a.xml", "")
 	if n := r.rules()["url-not-allowed"]; n != 1 {
 		t.Errorf("url-not-allowed %d times, want 1 (only b's URL):\n%s", n, r)
@@ -295,13 +294,13 @@ func TestDepthLimit(t *testing.T) {
 	s.Page("/i1.xml", sitetest.Index("{{.}}/i2.xml"))
 	s.Page("/i2.xml", sitetest.Index("{{.}}/leaf.xml"))
 	s.Page("/leaf.xml", sitetest.URLSet("{{.}}/a"))
-	r := checkSite(t, SiteOptions{}, s.URL+"/i0.xml")
+	r := checkSite(t, discover.Options{}, s.URL+"/i0.xml")
 	r.has(t, "nested-index", "/i1.xml", "")
 	r.has(t, "nested-index", "/i2.xml", "not read")
 	if s.Hits("/leaf.xml") != 0 {
 		t.Error("an index three levels down was followed")
 	}
-	checkSite(t, SiteOptions{MaxDepth: 3}, s.URL+"/i0.xml")
+	checkSite(t, discover.Options{MaxDepth: 3}, s.URL+"/i0.xml")
 	if s.Hits("/leaf.xml") != 1 {
 		t.Error("--max-depth 3 should reach the leaf")
 	}
@@ -330,7 +329,7 @@ func TestLocalFolder(t *testing.T) {
 	siteWriteFile(t, filepath.Join(dir, "blog", "sitemap.xml"), sitetest.URLSet(base+"blog/p"))
 	siteWriteFile(t, filepath.Join(dir, ".git", "sitemap.xml"), sitetest.URLSet(base+"hidden"))
 
-	r := checkSite(t, SiteOptions{Base: base, Offline: true}, dir)
+	r := checkSite(t, discover.Options{Base: base, Offline: true}, dir)
 	if r.errors() != 0 {
 		t.Fatalf("errors:\n%s", r)
 	}
@@ -358,7 +357,7 @@ func TestLocalFolder(t *testing.T) {
 
 	// --base that puts the sitemaps in a sub-folder: their URLs are then
 	// outside the directory.
-	r = checkSite(t, SiteOptions{Base: base + "sub/", Offline: true}, filepath.Join(dir, "news.xml"))
+	r = checkSite(t, discover.Options{Base: base + "sub/", Offline: true}, filepath.Join(dir, "news.xml"))
 	r.has(t, "url-outside-directory", "news.xml", "")
 }
 
@@ -369,7 +368,7 @@ func TestLocalIndexChildren(t *testing.T) {
 	siteWriteFile(t, filepath.Join(dir, "sitemap.xml"), sitetest.Index(s.URL+"/local.xml", s.URL+"/remote.xml"))
 	siteWriteFile(t, filepath.Join(dir, "local.xml"), sitetest.URLSet(s.URL+"/l"))
 
-	r := checkSite(t, SiteOptions{}, filepath.Join(dir, "sitemap.xml"))
+	r := checkSite(t, discover.Options{}, filepath.Join(dir, "sitemap.xml"))
 	if r.errors() != 0 || len(r.files) != 3 || !r.files[1].Read || !r.files[2].Read {
 		t.Fatalf("online:\n%s", r)
 	}
@@ -380,7 +379,7 @@ func TestLocalIndexChildren(t *testing.T) {
 		t.Error("a child beside its index was fetched")
 	}
 
-	r = checkSite(t, SiteOptions{Offline: true}, filepath.Join(dir, "sitemap.xml"))
+	r = checkSite(t, discover.Options{Offline: true}, filepath.Join(dir, "sitemap.xml"))
 	r.has(t, "fetch-error", "sitemap.xml", "1 of its 2 children are not in its folder and were not fetched (--offline), e.g. "+s.URL+"/remote.xml")
 	if s.Hits("/remote.xml") != 1 {
 		t.Error("--offline fetched")
@@ -388,99 +387,9 @@ func TestLocalIndexChildren(t *testing.T) {
 }
 
 func TestMissingStart(t *testing.T) {
-	r := checkSite(t, SiteOptions{}, filepath.Join(t.TempDir(), "nope.xml"))
+	r := checkSite(t, discover.Options{}, filepath.Join(t.TempDir(), "nope.xml"))
 	r.has(t, "fetch-error", "nope.xml", "no such file")
 	if len(r.files) != 1 || r.files[0].Read {
 		t.Errorf("files:\n%s", r)
 	}
-}
-
-func TestSniff(t *testing.T) {
-	cases := map[string]string{
-		"\xef\xbb\xbf <?xml version=\"1.0\"?><!-- c --><urlset>": "urlset",
-		"<sm:sitemapindex xmlns:sm='x'>":                         "sitemapindex",
-		"<?xml version='1.0'?>\n<rss version='2.0'>":             "rss",
-		"<feed xmlns='http://www.w3.org/2005/Atom'>":             "atom",
-		"https://example.com/a\nhttps://example.com/b\n":         "text",
-		"User-agent: *\nDisallow:\n":                             "unknown",
-		"<!DOCTYPE html><html>":                                  "unknown",
-		"":                                                       "unknown",
-	}
-	for in, want := range cases {
-		if got := sniff([]byte(in)).String(); got != want {
-			t.Errorf("sniff(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
-// orderWriter records what a walk writes, to check the order.
-type orderWriter struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (w *orderWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	// Keep only each chunk's first line: the chunks are large.
-	line, _, _ := bytes.Cut(p, []byte("\n"))
-	w.buf.Write(line)
-	w.buf.WriteByte('\n')
-	return len(p), nil
-}
-
-// Documents whose output is larger than a queue may hold, behind nested
-// indexes, with one or two slots: the walk must neither deadlock nor
-// reorder.
-func TestWalkOrderWithBoundedQueues(t *testing.T) {
-	dir := t.TempDir()
-	base := "https://www.example.com/"
-	siteWriteFile(t, filepath.Join(dir, "a.xml"), sitetest.Index(base+"b.xml", base+"big1.xml", base+"big2.xml", base+"big3.xml"))
-	siteWriteFile(t, filepath.Join(dir, "b.xml"), sitetest.Index(base+"big4.xml", base+"big5.xml"))
-	for i := 1; i <= 5; i++ {
-		siteWriteFile(t, filepath.Join(dir, fmt.Sprintf("big%d.xml", i)), sitetest.URLSet(base+fmt.Sprint(i)))
-	}
-	const chunk = 256 << 10
-	for _, conc := range []int{1, 2, 4} {
-		w := &orderWriter{}
-		s := &Site{SiteOptions: SiteOptions{Concurrency: conc, Offline: true}, Output: w}
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		_, err := s.Walk(ctx, []string{filepath.Join(dir, "a.xml")}, func(ctx context.Context, d *Document) ([]string, error) {
-			name := filepath.Base(d.Name)
-			if !strings.HasPrefix(name, "big") {
-				return indexChildren(d.Name), nil
-			}
-			for i := range 3 * queueLimit / chunk {
-				p := bytes.Repeat([]byte("x"), chunk)
-				copy(p, fmt.Sprintf("%s %03d\n", name, i))
-				d.Emit(p)
-			}
-			return nil, nil
-		})
-		cancel()
-		if err != nil {
-			t.Fatalf("concurrency %d: %v", conc, err)
-		}
-		var want strings.Builder
-		for _, n := range []string{"big4.xml", "big5.xml", "big1.xml", "big2.xml", "big3.xml"} {
-			for i := range 3 * queueLimit / chunk {
-				fmt.Fprintf(&want, "%s %03d\n", n, i)
-			}
-		}
-		if w.buf.String() != want.String() {
-			t.Fatalf("concurrency %d: output out of order", conc)
-		}
-	}
-}
-
-func FuzzSniff(f *testing.F) {
-	for _, s := range []string{"<?xml version='1.0'?><urlset>", "<!-- x --><sitemapindex>", "https://a.example/\n", "<rss", "<a:feed xmlns:a='x'>", "\xef\xbb\xbf  <", ""} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		got := sniff(b)
-		if got == sitemap.FormatIndex && !bytes.Contains(b, []byte("sitemapindex")) {
-			t.Fatalf("sniff(%q) = index without the word", b)
-		}
-	})
 }

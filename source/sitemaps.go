@@ -6,31 +6,27 @@ import (
 	"io"
 	"iter"
 	"math"
-	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/sitemapkit/sitemapkit/lint"
+	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
 // SitemapsOptions configure OpenSitemaps. The zero value is usable.
 type SitemapsOptions struct {
-	// SiteOptions configure the walk as they configure lint.Site: Offline,
-	// Timeout (each fetch, body included, also while the body waits for
-	// the entries before it to be read), UserAgent, MaxDepth, MaxBytes and
-	// Transport have the defaults documented there. Base is not used:
-	// entries are read, not checked (package publish checks their scope).
-	// Concurrency is how many documents are fetched and read ahead of the
-	// one whose entries Read returns; its default here is 2 (the current
-	// document, and the next one fetched meanwhile). Entries come out in
-	// walk order whatever it is.
-	lint.SiteOptions
+	// Options configure the walk; Base is unused (entries are read, not
+	// checked). Entries come in walk order whatever the Concurrency.
+	discover.Options
+	// KeepGoing returns a document that cannot be read, and each finding
+	// of the walk, as a *SitemapError record, and goes on.
+	KeepGoing bool
 }
 
 // Sitemaps is a Source of the entries of existing sitemaps: every file,
-// folder or URL lint.Site.Walk understands (a urlset, an index and its
+// folder or URL discover.Walk understands (a urlset, an index and its
 // children, a text sitemap, an RSS or Atom feed, gzipped or not, a
 // robots.txt and the sitemaps its Sitemap: lines name, a site root, a
 // folder of sitemap files). Every entry is returned with all it carries
@@ -54,43 +50,30 @@ type SitemapsOptions struct {
 // not errors here: `sitemapkit validate` reports them.
 //
 // A document that cannot be read ends the stream with a *SitemapError
-// naming it: a fetch that fails (network error, timeout, redirect loop, a
-// body over MaxBytes), an HTTP status other than 200, a sitemap that
-// robots.txt disallows, an index child on another host that no robots.txt
-// vouches for, a child that is not an absolute URL, a robots.txt that
-// cannot be fetched (a 404 is not a failure: it means no Sitemap: lines,
-// and /sitemap.xml is tried), an index nested deeper than MaxDepth, a file
-// or folder that does not exist or holds no sitemap, and any document the
-// reader refuses or finds damaged (not well-formed, HTML, a DOCTYPE, a
-// damaged gzip stream, over the size limit). An input that cannot be read
-// must stop the build: publishing without it would drop its URLs from the
-// live set. The walk's other findings are harmless here and ignored:
-// redirects that end in a sitemap, a relative Sitemap: line resolved
-// against robots.txt, a document listed twice (read once), an index
-// listing itself.
+// naming it: a failure the walk found (see discover.Kind: a failed fetch,
+// an HTTP status other than 200, robots.txt, a cross-host child, an index
+// nested deeper than MaxDepth, a file or folder that does not exist or
+// holds no sitemap; a robots.txt answering 404 is none: /sitemap.xml is
+// tried), or a document the reader refuses or finds damaged. An input that
+// cannot be read must stop the build: publishing without it would drop
+// its URLs from the live set. The walk's other findings are harmless here
+// and ignored: a redirect that ends in a sitemap, a relative Sitemap:
+// line, a document listed twice (read once), an index listing itself.
 //
 // Close stops the walk; it must be called when done with the Sitemaps.
 type Sitemaps struct {
-	name     string
-	ctx      context.Context
-	maxDepth int
-	msgs     chan smMsg
-	stopCtx  context.Context
-	stop     context.CancelCauseFunc
-	unhook   func() bool
-	walkDone chan struct{}
-	once     sync.Once
-
-	mu      sync.Mutex
-	diags   []lint.Diagnostic // fatal findings of the walk not yet delivered
-	docErrs map[string]error  // errors visit found, by document name
+	name   string
+	ctx    context.Context
+	wctx   context.Context // the walk's: done at Close, the end, or ctx's end
+	stop   context.CancelCauseFunc
+	docs   chan *smDoc // the documents with entries, in walk order
+	wg     sync.WaitGroup
+	once   sync.Once
+	unhook func() bool
 
 	// The consumer's state.
-	r       *sitemap.Reader
-	fr      frameReader
-	doc     string
-	notices []sitemap.Notice // notices of the document since the last entry
-	pending []smItem         // what Read returns next, in order, from next on
+	cur     *smDoc
+	pending []smItem // what Read returns next, in order, from next on
 	next    int
 	line    int
 	col     int
@@ -135,270 +118,189 @@ type smItem struct {
 	final bool
 }
 
-// smMsg is what the walk hands the consumer, in walk order.
-type smMsg struct {
-	kind smKind
-	doc  string
-	data []byte // smData: a chunk from smChunkPool, frame byte included
-	err  error
+// smDoc is a document's records, read on a goroutine of its own and taken
+// in walk order: batches until the channel closes.
+type smDoc struct {
+	batches chan []smItem
 }
 
-type smKind uint8
+// smBatch is how many records travel together.
+const smBatch = 512
 
-const (
-	smStart smKind = iota // a document's bytes follow
-	smData                // bytes of the current document
-	smFail                // the document could not be read through
-	smDone                // the document is over (err: fatal findings)
-	smEnd                 // the walk is over (err: fatal findings left)
-)
+// smAhead is how many batches a document read ahead of the consumer may
+// hold: enough for the next documents to be read on the other cores while
+// the consumer takes the current one (about 2 MB each at most; more
+// costs more in memory traffic and GC than it gains in overlap).
+const smAhead = 16
 
-// Frames are what visit emits through lint.Document.Emit, whose queues
-// keep documents in walk order whatever order they are fetched in: the
-// first byte says what follows.
-const (
-	frameStart = 'S' // then the document's name
-	frameData  = 'D' // then raw bytes of the document, as fetched or read
-	frameFail  = 'E' // then the document's name; the error is in docErrs
-)
+// smBatches recycles the batches the consumer has emptied: a million
+// entries would otherwise be 200 MB of garbage.
+var smBatches = sync.Pool{New: func() any { b := make([]smItem, 0, smBatch); return &b }}
 
-// smChunkLen is how many bytes of a document travel together.
-const smChunkLen = 64 << 10
+func newBatch() []smItem { return (*smBatches.Get().(*[]smItem))[:0] }
 
-var smChunkPool = sync.Pool{New: func() any { b := make([]byte, 0, smChunkLen+1); return &b }}
-
-func smChunk() []byte { return (*smChunkPool.Get().(*[]byte))[:0] }
-
-func smRecycle(b []byte) {
-	if cap(b) == smChunkLen+1 {
+func recycleBatch(b []smItem) {
+	if cap(b) == smBatch {
 		b = b[:0]
-		smChunkPool.Put(&b)
+		smBatches.Put(&b)
 	}
 }
 
 // OpenSitemaps starts walking starts (paths of files or folders, sitemap
 // or robots.txt URLs, site roots) and returns the Sitemaps that reads their
-// entries. The walk runs on a goroutine of its own until its entries have
+// entries. The walk runs on goroutines of its own until its entries have
 // been read, ctx is done (Read then returns ctx's error), or Close.
 func OpenSitemaps(ctx context.Context, starts []string, o SitemapsOptions) *Sitemaps {
+	o.Options = o.Options.WithDefaults()
 	s := &Sitemaps{
-		name:     strings.Join(starts, ", "),
-		ctx:      ctx,
-		maxDepth: o.MaxDepth,
-		msgs:     make(chan smMsg, 16),
-		walkDone: make(chan struct{}),
-		docErrs:  map[string]error{},
+		name: strings.Join(starts, ", "),
+		ctx:  ctx,
+		docs: make(chan *smDoc, o.Concurrency),
 	}
-	if s.maxDepth <= 0 {
-		s.maxDepth = 2 // lint.SiteOptions' default
-	}
-	s.fr.s = s
-	s.stopCtx, s.stop = context.WithCancelCause(context.Background())
+	s.wctx, s.stop = context.WithCancelCause(context.Background())
 	s.unhook = context.AfterFunc(ctx, func() { s.stop(ctx.Err()) })
-
-	opts := o.SiteOptions
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 2
-	}
-	rt := opts.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	opts.Transport = &stopTransport{rt: rt, stop: s.stopCtx}
-	site := &lint.Site{SiteOptions: opts, Report: s.report, Output: smOutput{s}, Done: s.done}
-	go func() {
-		defer close(s.walkDone)
-		// The walk's own context is never cancelled: a cancelled walk
-		// stops draining the documents it has started, and a visit
-		// waiting for room in its queue would wait forever. Stopping
-		// instead makes every fetch fail (stopTransport), every visit
-		// return and every hand-over give up, so that the walk runs to
-		// its end at once.
-		_, err := site.Walk(context.WithoutCancel(ctx), starts, s.visit)
-		s.send(smMsg{kind: smEnd, err: s.takeDiags("", err)})
-	}()
+	s.wg.Add(1)
+	go s.walk(starts, o)
 	return s
 }
 
-// stopped reports whether Close was called, ctx is done or the stream over.
-func (s *Sitemaps) stopped() bool { return s.stopCtx.Err() != nil }
-
-// send hands m to the consumer, unless the stream is stopped.
-func (s *Sitemaps) send(m smMsg) {
-	select {
-	case s.msgs <- m:
-	case <-s.stopCtx.Done():
-		smRecycle(m.data)
-	}
-}
-
-// recv returns the next message of the walk, or the reason it stopped.
-func (s *Sitemaps) recv() (smMsg, error) {
-	if s.stopped() { // before a message that may be ready too
-		return smMsg{}, context.Cause(s.stopCtx)
-	}
-	select {
-	case m := <-s.msgs:
-		return m, nil
-	case <-s.stopCtx.Done():
-		return smMsg{}, context.Cause(s.stopCtx)
-	}
-}
-
-// fatalRules are the walk's findings that mean a document was not read.
-var fatalRules = map[string]bool{
-	lint.FetchError.Name:       true,
-	lint.HTTPError.Name:        true,
-	lint.BlockedByRobots.Name:  true,
-	lint.CrossHostSitemap.Name: true,
-	lint.InvalidURL.Name:       true,
-}
-
-// report keeps the walk's fatal findings until their document's turn.
-func (s *Sitemaps) report(d lint.Diagnostic) {
-	if !fatalRules[d.Rule] || s.stopped() {
-		return
-	}
-	s.mu.Lock()
-	s.diags = append(s.diags, d)
-	s.mu.Unlock()
-}
-
-// takeDiags removes the fatal findings about file ("" for all of them)
-// and returns them as one error, or err when there are none.
-func (s *Sitemaps) takeDiags(file string, err error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var first *lint.Diagnostic
-	var msgs []string
-	kept := s.diags[:0]
-	for i := range s.diags {
-		d := s.diags[i]
-		if file != "" && d.File != file {
-			kept = append(kept, d)
+// walk hands the consumer each document in walk order, reading up to
+// Concurrency of them at once.
+func (s *Sitemaps) walk(starts []string, o SitemapsOptions) {
+	defer s.wg.Done()
+	defer close(s.docs)
+	opts := o.Options
+	readers := make(chan struct{}, opts.Concurrency)
+	var later []walkProblem // findings about listings and indexes' children: after every entry
+	for d := range discover.Walk(s.wctx, starts, opts) {
+		var head []smItem // the records before the entries
+		if o.KeepGoing {
+			head = findings(d)
+		} else {
+			var err error
+			switch {
+			case d.Listing:
+				later = appendFatal(later, d, false)
+			case d.Body == nil:
+				if err = joinFatal(appendFatal(nil, d, true)); err == nil {
+					err = &SitemapError{Sitemap: d.Name, Rule: discover.FetchFailed.String(), Err: errors.New("could not be read")}
+				}
+			case d.Format == sitemap.FormatIndex:
+				err = joinFatal(appendFatal(nil, d, true))
+				later = appendFatal(later, d, false)
+			}
+			if err != nil {
+				head = []smItem{{err: err, doc: d.Name, final: true}}
+			}
+		}
+		entries := d.Body != nil && d.Format != sitemap.FormatIndex && (len(head) == 0 || !head[len(head)-1].final)
+		if !entries && d.Body != nil {
+			d.Body.Close()
+		}
+		if !entries && len(head) == 0 {
 			continue
 		}
-		if first == nil {
-			first = &s.diags[i]
+		sd := &smDoc{batches: make(chan []smItem, smAhead)}
+		if len(head) > 0 {
+			sd.batches <- head
 		}
-		if d.Line > 0 {
-			d.Message = "line " + strconv.Itoa(d.Line) + ": " + d.Message
-		}
-		msgs = append(msgs, d.Message)
-	}
-	if first == nil {
-		return err
-	}
-	e := &SitemapError{Sitemap: first.File, Rule: first.Rule, Err: errors.New(strings.Join(msgs, "; "))}
-	clear(s.diags[len(kept):])
-	s.diags = kept
-	return e
-}
-
-// done runs on the walk's goroutine after each document's output.
-func (s *Sitemaps) done(d *lint.Document) {
-	err := s.takeDiags(d.Name, nil)
-	if err == nil && !d.Read && !s.stopped() {
-		err = &SitemapError{Sitemap: d.Name, Rule: lint.FetchError.Name, Err: errors.New("could not be read")}
-	}
-	s.send(smMsg{kind: smDone, doc: d.Name, err: err})
-}
-
-// smOutput is the walk's Output: it turns the frames visit emitted into
-// messages, on the walk's goroutine, in walk order.
-type smOutput struct{ s *Sitemaps }
-
-func (o smOutput) Write(p []byte) (int, error) {
-	s := o.s
-	if len(p) == 0 || s.stopped() {
-		smRecycle(p)
-		return len(p), nil
-	}
-	switch p[0] {
-	case frameStart:
-		s.send(smMsg{kind: smStart, doc: string(p[1:])})
-	case frameData:
-		s.send(smMsg{kind: smData, data: p})
-		return len(p), nil
-	case frameFail:
-		name := string(p[1:])
-		s.mu.Lock()
-		err := s.docErrs[name]
-		delete(s.docErrs, name)
-		s.mu.Unlock()
-		s.send(smMsg{kind: smFail, doc: name, err: err})
-	}
-	smRecycle(p)
-	return len(p), nil
-}
-
-// fail records why d cannot be read, for its turn.
-func (s *Sitemaps) fail(d *lint.Document, rule string, err error) {
-	s.mu.Lock()
-	s.docErrs[d.Name] = &SitemapError{Sitemap: d.Name, Rule: rule, Err: err}
-	s.mu.Unlock()
-	p := append(smChunk(), frameFail)
-	d.Emit(append(p, d.Name...))
-}
-
-// visit reads a document in a worker of the walk. An index is read here,
-// for its children; any other document is handed on as it is, bytes and
-// all, to be read by Read: one parse, on the consumer's side.
-func (s *Sitemaps) visit(ctx context.Context, d *lint.Document) ([]string, error) {
-	if s.stopped() {
-		return nil, nil
-	}
-	head := &headReader{r: d.Body}
-	r := sitemap.NewReader(head)
-	r.Name = d.Name
-	u, err := r.Read()
-	if r.Format() == sitemap.FormatIndex {
-		head.release()
-		var children []string
-		for ; err == nil; u, err = r.Read() {
-			children = append(children, u.Loc)
-			if len(children)%1024 == 0 && s.stopped() {
-				return nil, nil
-			}
-		}
-		switch {
-		case err != io.EOF:
-			s.fail(d, ruleOf(err), err)
-		case len(children) > 0 && d.Depth+1 > s.maxDepth:
-			s.fail(d, lint.NestedIndex.Name, errors.New("an index "+strconv.Itoa(d.Depth)+" levels below a start: its "+
-				strconv.Itoa(len(children))+" children are not read (MaxDepth "+strconv.Itoa(s.maxDepth)+")"))
-		}
-		return children, nil
-	}
-	if err != nil && err != io.EOF {
-		head.release()
-		s.fail(d, ruleOf(err), err)
-		return nil, nil
-	}
-	d.Emit(append(append(smChunk(), frameStart), d.Name...))
-	for _, c := range head.chunks {
-		d.Emit(c)
-	}
-	head.chunks = nil
-	for !s.stopped() {
-		c := append(smChunk(), frameData)
-		n, err := io.ReadFull(d.Body, c[1:smChunkLen+1])
-		if n > 0 {
-			d.Emit(c[:1+n])
+		if !entries {
+			close(sd.batches)
 		} else {
-			smRecycle(c)
-		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			break
-		}
-		if err != nil {
-			if !s.stopped() {
-				s.fail(d, ruleOf(err), err)
+			select {
+			case readers <- struct{}{}:
+			case <-s.wctx.Done():
+				d.Body.Close()
+				return
 			}
-			break
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				defer func() { <-readers }()
+				s.read(sd, d, !o.KeepGoing)
+			}()
+		}
+		select {
+		case s.docs <- sd:
+		case <-s.wctx.Done():
+			return
 		}
 	}
-	return nil, nil
+	if err := joinFatal(later); err != nil {
+		sd := &smDoc{batches: make(chan []smItem, 1)}
+		sd.batches <- []smItem{{err: err, final: true}}
+		close(sd.batches)
+		select {
+		case s.docs <- sd:
+		case <-s.wctx.Done():
+		}
+	}
+}
+
+// findings returns every finding of the walk about d as a record.
+func findings(d *discover.Document) []smItem {
+	var out []smItem
+	for _, p := range d.Problems {
+		e := &SitemapError{Sitemap: d.Name, Rule: p.Kind.String(), Err: p}
+		if p.Kind == discover.Damaged {
+			e.Rule, e.Err = ruleOf(p.Err), p.Err
+		}
+		out = append(out, smItem{err: e, doc: d.Name, line: p.Line})
+	}
+	return out
+}
+
+// A walkProblem is a finding of the walk that fails the stream.
+type walkProblem struct {
+	doc string
+	e   *discover.Error
+}
+
+// appendFatal appends d's findings that mean a document was not read: at
+// its turn (now: its own failure, a damaged or too deep index), or those
+// about what it lists, which wait for the end of the stream. A redirect,
+// a relative Sitemap: line, a document listed twice are harmless.
+func appendFatal(ps []walkProblem, d *discover.Document, now bool) []walkProblem {
+	for _, p := range d.Problems {
+		var fatal bool
+		switch p.Kind {
+		case discover.Damaged, discover.TooDeep:
+			fatal = now
+		case discover.FetchFailed, discover.HTTPStatus, discover.BlockedByRobots, discover.CrossHost, discover.InvalidURL:
+			fatal = now == (d.Body == nil && !d.Listing)
+		}
+		if fatal {
+			ps = append(ps, walkProblem{d.Name, p})
+		}
+	}
+	return ps
+}
+
+// joinFatal returns the findings as one *SitemapError naming the first's
+// document and rule, or nil.
+func joinFatal(ps []walkProblem) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	first := ps[0]
+	if len(ps) == 1 && first.e.Line == 0 {
+		if first.e.Kind == discover.Damaged {
+			return &SitemapError{Sitemap: first.doc, Rule: ruleOf(first.e.Err), Err: first.e.Err}
+		}
+		return &SitemapError{Sitemap: first.doc, Rule: first.e.Kind.String(), Err: first.e}
+	}
+	msgs := make([]string, len(ps))
+	for i, p := range ps {
+		msgs[i] = p.e.Error()
+		if p.e.Line > 0 {
+			msgs[i] = "line " + strconv.Itoa(p.e.Line) + ": " + msgs[i]
+		}
+	}
+	rule := first.e.Kind.String()
+	if first.e.Kind == discover.Damaged {
+		rule = ruleOf(first.e.Err)
+	}
+	return &SitemapError{Sitemap: first.doc, Rule: rule, Err: errors.New(strings.Join(msgs, "; "))}
 }
 
 // ruleOf is the rule a document's read error breaks.
@@ -406,135 +308,122 @@ func ruleOf(err error) string {
 	if r := sitemap.ErrorRule(err); r != "" {
 		return r
 	}
-	return lint.FetchError.Name
+	return discover.FetchFailed.String()
 }
 
-// headReader keeps, in data frames, the bytes read through it: the head of
-// a document, read to learn its format.
-type headReader struct {
-	r      io.Reader
-	chunks [][]byte
+// smReader reads one document's records on a goroutine of its own.
+type smReader struct {
+	doc     string
+	r       *sitemap.Reader
+	notices []sitemap.Notice // notices of the document since the last entry
+	batch   []smItem
 }
 
-func (h *headReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	for b := p[:n]; len(b) > 0; {
-		if len(h.chunks) == 0 || len(h.chunks[len(h.chunks)-1]) == smChunkLen+1 {
-			h.chunks = append(h.chunks, append(smChunk(), frameData))
+// read reads d's records into sd's batches. A damaged document ends the
+// stream when final.
+func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
+	defer close(sd.batches)
+	defer d.Body.Close()
+	rd := &smReader{doc: d.Name, r: sitemap.NewReader(d.Body), batch: newBatch()}
+	rd.r.Name = d.Name
+	rd.r.OnNotice = rd.notice
+	rd.r.ReuseURL = true // copied into the batch, slices cloned
+	send := func() bool {
+		select {
+		case sd.batches <- rd.batch:
+			rd.batch = newBatch()
+			return true
+		case <-s.wctx.Done():
+			return false
 		}
-		c := h.chunks[len(h.chunks)-1]
-		k := min(len(b), smChunkLen+1-len(c))
-		h.chunks[len(h.chunks)-1] = append(c, b[:k]...)
-		b = b[k:]
 	}
-	return n, err
-}
-
-func (h *headReader) release() {
-	for _, c := range h.chunks {
-		smRecycle(c)
-	}
-	h.chunks = nil
-}
-
-// stopTransport makes every request fail once the Sitemaps is stopped,
-// body reads under way included.
-type stopTransport struct {
-	rt   http.RoundTripper
-	stop context.Context
-}
-
-func (t *stopTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.stop.Err() != nil {
-		// Stopped already: AfterFunc would cancel the request only once
-		// it is on its way, and a server would see it.
-		return nil, context.Cause(t.stop)
-	}
-	ctx, cancel := context.WithCancelCause(req.Context())
-	unhook := context.AfterFunc(t.stop, func() { cancel(context.Cause(t.stop)) })
-	resp, err := t.rt.RoundTrip(req.WithContext(ctx))
-	if err != nil {
-		unhook()
-		cancel(nil)
-		return nil, err
-	}
-	resp.Body = &stopBody{ReadCloser: resp.Body, release: func() { unhook(); cancel(nil) }}
-	return resp, nil
-}
-
-type stopBody struct {
-	io.ReadCloser
-	release func()
-}
-
-func (b *stopBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.release()
-	return err
-}
-
-// frameReader is the current document's bytes, taken from the walk's
-// messages: io.EOF at the document's end.
-type frameReader struct {
-	s       *Sitemaps
-	chunk   []byte // the chunk cur is in, to recycle
-	cur     []byte
-	over    bool  // the document's smDone or smFail was received
-	doneErr error // the smDone's error, or the smFail's
-}
-
-func (f *frameReader) reset() {
-	smRecycle(f.chunk)
-	*f = frameReader{s: f.s}
-}
-
-func (f *frameReader) Read(p []byte) (int, error) {
-	for len(f.cur) == 0 {
-		if f.over {
-			if f.doneErr != nil {
-				return 0, f.doneErr
+	for {
+		u, err := rd.r.Read()
+		switch {
+		case err == nil:
+			pos := rd.r.Pos()
+			rd.flushNotices(pos.Offset)
+			rd.batch = append(rd.batch, smItem{u: ownURL(u), doc: rd.doc, line: pos.Line, col: pos.Col})
+			if len(rd.batch) >= smBatch && !send() {
+				return
 			}
-			return 0, io.EOF
-		}
-		m, err := f.s.recv()
-		if err != nil {
-			return 0, err
-		}
-		smRecycle(f.chunk)
-		f.chunk, f.cur = nil, nil
-		switch m.kind {
-		case smData:
-			f.chunk, f.cur = m.data, m.data[1:]
-		case smDone, smFail:
-			f.over, f.doneErr = true, m.err
-			if m.kind == smFail {
-				return 0, m.err
-			}
+			continue
+		case err == io.EOF:
+			rd.flushNotices(math.MaxInt64)
 		default:
-			// A document's frames always end with its smDone.
-			return 0, errors.New("sitemaps: internal error: document not closed")
+			rd.flushNotices(math.MaxInt64)
+			var se *sitemap.SyntaxError
+			line := 0
+			if errors.As(err, &se) {
+				line = se.Line
+			}
+			err = &SitemapError{Sitemap: rd.doc, Rule: ruleOf(err), Err: err}
+			rd.batch = append(rd.batch, smItem{err: err, doc: rd.doc, line: line, final: final})
+		}
+		if len(rd.batch) == 0 || !send() {
+			recycleBatch(rd.batch)
+		}
+		return
+	}
+}
+
+// ownURL copies an entry the Reader will overwrite.
+func ownURL(u *sitemap.URL) sitemap.URL {
+	v := *u
+	v.Images, v.Videos, v.Alternates = clone(u.Images), clone(u.Videos), clone(u.Alternates)
+	return v
+}
+
+// clone copies s, nil when empty (as the Reader leaves an absent field).
+func clone[S ~[]E, E any](s S) S {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clone(s)
+}
+
+// recv returns the next batch of records, or the reason the stream stopped.
+func (s *Sitemaps) recv() ([]smItem, error) {
+	for {
+		if s.wctx.Err() != nil { // before a batch that may be ready too
+			return nil, context.Cause(s.wctx)
+		}
+		if s.cur == nil {
+			select {
+			case sd, ok := <-s.docs:
+				if !ok {
+					return nil, io.EOF
+				}
+				s.cur = sd
+			case <-s.wctx.Done():
+				return nil, context.Cause(s.wctx)
+			}
+		}
+		select {
+		case b, ok := <-s.cur.batches:
+			if ok {
+				return b, nil
+			}
+			s.cur = nil
+		case <-s.wctx.Done():
+			return nil, context.Cause(s.wctx)
 		}
 	}
-	n := copy(p, f.cur)
-	f.cur = f.cur[n:]
-	return n, nil
 }
 
 // Read returns the next entry, with the contract of Source.Read.
 func (s *Sitemaps) Read() (sitemap.URL, error) {
 	if s.end == nil {
 		if err := s.ctx.Err(); err != nil {
-			s.pending, s.next = s.pending[:0], 0
+			s.pending, s.next = nil, 0
 			s.finish(err)
 		}
 	}
 	for {
 		if s.next < len(s.pending) {
-			it := s.pending[s.next]
-			s.pending[s.next] = smItem{}
-			if s.next++; s.next == len(s.pending) {
-				s.pending, s.next = s.pending[:0], 0
-			}
+			// Not cleared: the batch is recycled, and overwritten, next.
+			it := &s.pending[s.next]
+			s.next++
 			s.line, s.col, s.place = it.line, it.col, it.doc
 			if it.final {
 				s.finish(it.err)
@@ -545,85 +434,18 @@ func (s *Sitemaps) Read() (sitemap.URL, error) {
 		if s.end != nil {
 			return sitemap.URL{}, s.end
 		}
-		if s.r == nil {
-			s.nextDoc()
+		b, err := s.recv()
+		if err != nil {
+			s.finish(err)
 			continue
 		}
-		u, err := s.r.Read()
-		switch {
-		case err == nil:
-			pos := s.r.Pos()
-			s.flushNotices(pos.Offset)
-			s.pending = append(s.pending, smItem{u: *u, doc: s.doc, line: pos.Line, col: pos.Col})
-		case err == io.EOF:
-			s.flushNotices(math.MaxInt64)
-			s.r = nil
-			if err := s.drainDoc(); err != nil {
-				s.pending = append(s.pending, smItem{err: err, doc: s.doc, final: true})
-			}
-		default:
-			s.flushNotices(math.MaxInt64)
-			s.r = nil
-			var se *sitemap.SyntaxError
-			if errors.As(err, &se) {
-				err = &SitemapError{Sitemap: s.doc, Rule: sitemap.ErrorRule(err), Err: err}
-			}
-			line := 0
-			if se != nil {
-				line = se.Line
-			}
-			s.pending = append(s.pending, smItem{err: err, doc: s.doc, line: line, final: true})
-		}
-	}
-}
-
-// nextDoc takes the walk's next message between documents.
-func (s *Sitemaps) nextDoc() {
-	m, err := s.recv()
-	if err != nil {
-		s.finish(err)
-		return
-	}
-	switch m.kind {
-	case smStart:
-		s.doc = m.doc
-		s.fr.reset()
-		s.r = sitemap.NewReader(&s.fr)
-		s.r.Name = m.doc
-		s.r.OnNotice = s.notice
-	case smData:
-		smRecycle(m.data)
-	case smFail, smDone:
-		if m.err != nil {
-			s.doc = m.doc
-			s.pending = append(s.pending, smItem{err: m.err, doc: m.doc, final: true})
-		}
-	case smEnd:
-		if m.err != nil {
-			s.pending = append(s.pending, smItem{err: m.err, final: true})
-		} else {
-			s.finish(io.EOF)
-		}
-	}
-}
-
-// drainDoc skips what is left of the current document after its reader's
-// end, and returns the error its end carries.
-func (s *Sitemaps) drainDoc() error {
-	var buf [512]byte
-	for {
-		_, err := s.fr.Read(buf[:])
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+		recycleBatch(s.pending) // every item read
+		s.pending, s.next = b, 0
 	}
 }
 
 // notice keeps the reader's notices that mean an entry was skipped.
-func (s *Sitemaps) notice(n sitemap.Notice) {
+func (s *smReader) notice(n sitemap.Notice) {
 	if n.Rule == sitemap.RuleMissingTag || n.Rule == sitemap.RuleInvalidURL {
 		s.notices = append(s.notices, n)
 	}
@@ -633,7 +455,7 @@ func (s *Sitemaps) notice(n sitemap.Notice) {
 // entry just read) into ParseErrors: an entry-level notice there is an
 // entry the reader skipped. The notices from off on are about the entry
 // itself (an image without image:loc), which was read; they are dropped.
-func (s *Sitemaps) flushNotices(off int64) {
+func (s *smReader) flushNotices(off int64) {
 	for _, n := range s.notices {
 		if n.Pos.Offset >= off {
 			break
@@ -642,7 +464,7 @@ func (s *Sitemaps) flushNotices(off int64) {
 		if n.Rule == sitemap.RuleMissingTag {
 			err = &noticeError{msg: n.Msg, err: ErrMissingLoc}
 		}
-		s.pending = append(s.pending, smItem{
+		s.batch = append(s.batch, smItem{
 			err:  &ParseError{File: s.doc, Line: n.Pos.Line, Column: n.Pos.Col, Err: err},
 			doc:  s.doc,
 			line: n.Pos.Line,
@@ -679,6 +501,9 @@ func (s *Sitemaps) Name() string { return s.name }
 // last returned; 0 when unknown.
 func (s *Sitemaps) Line() int { return s.line }
 
+// Document returns the document of the entry Read last returned.
+func (s *Sitemaps) Document() string { return s.place }
+
 // Place returns "DOC:LINE" for the entry (or error) Read last returned,
 // DOC being the path or URL of the document it is in.
 func (s *Sitemaps) Place() string {
@@ -700,26 +525,15 @@ func (s *Sitemaps) Err() error {
 	return s.end
 }
 
-// Close stops the walk and waits for its goroutine to end: every fetch
+// Close stops the walk and waits for its goroutines to end: every fetch
 // under way is cancelled. A later Read returns io.ErrClosedPipe, unless the
 // stream had ended before.
 func (s *Sitemaps) Close() error {
 	s.once.Do(func() {
 		s.stop(io.ErrClosedPipe)
 		s.unhook()
-		<-s.walkDone
-		// Drop what the walk handed over but no one will read.
-		for {
-			select {
-			case m := <-s.msgs:
-				smRecycle(m.data)
-				continue
-			default:
-			}
-			break
-		}
-		s.fr.reset()
-		s.r = nil
+		s.wg.Wait()
+		s.cur = nil
 		s.pending, s.next = nil, 0
 		if s.end == nil {
 			s.end = io.ErrClosedPipe

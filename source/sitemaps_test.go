@@ -17,10 +17,10 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/internal/sharedtest"
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
-	"github.com/sitemapkit/sitemapkit/lint"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -93,7 +93,7 @@ func TestSitemapsFormats(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sitemaps", name)
 			want, skipped := direct(t, path)
-			s := openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}}, path)
+			s := openSitemaps(t, source.SitemapsOptions{Options: discover.Options{Offline: true}}, path)
 			recs := drain(t, s)
 			got, errs := split(recs)
 			if !reflect.DeepEqual(got, want) {
@@ -267,7 +267,7 @@ func TestSitemapsRoundTrip(t *testing.T) {
 	}
 	xsdtest.Check(t, append([]string{ix}, plain...)...)
 
-	s := openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}}, ix)
+	s := openSitemaps(t, source.SitemapsOptions{Options: discover.Options{Offline: true}}, ix)
 	recs := drain(t, s)
 	got, errs := split(recs)
 	if len(errs) > 0 {
@@ -336,7 +336,7 @@ func TestSitemapsCorpus(t *testing.T) {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
 			p := sharedtest.Corpus(t, rel)
 			want, _ := direct(t, p)
-			got, errs := split(drain(t, openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}}, p)))
+			got, errs := split(drain(t, openSitemaps(t, source.SitemapsOptions{Options: discover.Options{Offline: true}}, p)))
 			if len(errs) > 0 {
 				t.Errorf("errors: %v", errs)
 			}
@@ -476,7 +476,7 @@ func TestSitemapsLocalFailures(t *testing.T) {
 	}
 	sitemapError(t, recs[0].err, empty, "fetch-error", "no sitemap files")
 
-	recs = drain(t, openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}}, "https://www.example.com/sitemap.xml"))
+	recs = drain(t, openSitemaps(t, source.SitemapsOptions{Options: discover.Options{Offline: true}}, "https://www.example.com/sitemap.xml"))
 	if len(recs) != 1 {
 		t.Fatalf("records %v, want one error", recs)
 	}
@@ -485,7 +485,7 @@ func TestSitemapsLocalFailures(t *testing.T) {
 	// A local index whose children are neither beside it nor fetchable.
 	ix, _ := writeSet(t, t.TempDir(), "https://www.example.com/", everything(2), 1)
 	os.Remove(filepath.Join(filepath.Dir(ix), "sitemap-2.xml.gz"))
-	recs = drain(t, openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}}, ix))
+	recs = drain(t, openSitemaps(t, source.SitemapsOptions{Options: discover.Options{Offline: true}}, ix))
 	if len(recs) != 2 || recs[0].err != nil {
 		t.Fatalf("records %v, want an entry and an error", recs)
 	}
@@ -503,7 +503,7 @@ func TestSitemapsDepth(t *testing.T) {
 	if len(errs) > 0 || len(got) != 1 {
 		t.Errorf("depth 2 (default): %v %v, want the entry", got, errs)
 	}
-	recs := drain(t, openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{MaxDepth: 1}}, site.URL+"/a.xml"))
+	recs := drain(t, openSitemaps(t, source.SitemapsOptions{Options: discover.Options{MaxDepth: 1}}, site.URL+"/a.xml"))
 	if len(recs) != 1 {
 		t.Fatalf("MaxDepth 1: %v, want one error", recs)
 	}
@@ -526,7 +526,7 @@ func TestSitemapsOrder(t *testing.T) {
 	want = append(want, "https://www.example.com/extra")
 	for _, conc := range []int{1, 2, 4} {
 		for range 10 {
-			got, errs := split(drain(t, openSitemaps(t, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Concurrency: conc}}, ix, extra)))
+			got, errs := split(drain(t, openSitemaps(t, source.SitemapsOptions{Options: discover.Options{Concurrency: conc}}, ix, extra)))
 			var locs []string
 			for _, u := range got {
 				locs = append(locs, u.Loc)
@@ -578,7 +578,7 @@ func TestSitemapsClose(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	for _, start := range []string{"/stall.xml", "/index.xml"} {
-		s := source.OpenSitemaps(t.Context(), []string{site.URL + start}, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Concurrency: 4}})
+		s := source.OpenSitemaps(t.Context(), []string{site.URL + start}, source.SitemapsOptions{Options: discover.Options{Concurrency: 4}})
 		u, err := s.Read()
 		if err != nil || u.Loc != site.URL+"/p/0" {
 			t.Fatalf("%s: first Read = %v, %v", start, u.Loc, err)
@@ -667,7 +667,7 @@ func FuzzSitemaps(f *testing.F) {
 		if r.Format() == sitemap.FormatIndex {
 			return // its children are other documents
 		}
-		s := source.OpenSitemaps(t.Context(), []string{p}, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}})
+		s := source.OpenSitemaps(t.Context(), []string{p}, source.SitemapsOptions{Options: discover.Options{Offline: true}})
 		defer s.Close()
 		var got []sitemap.URL
 		var final error
@@ -717,7 +717,7 @@ func BenchmarkSitemaps(b *testing.B) {
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
-		s := source.OpenSitemaps(b.Context(), []string{ix}, source.SitemapsOptions{SiteOptions: lint.SiteOptions{Offline: true}})
+		s := source.OpenSitemaps(b.Context(), []string{ix}, source.SitemapsOptions{Options: discover.Options{Offline: true}})
 		for _, err := range s.All() {
 			if err != nil {
 				b.Fatal(err)

@@ -15,15 +15,16 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/sitemapkit/sitemapkit/internal/fetch"
+	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/lint"
 	"github.com/sitemapkit/sitemapkit/sitemap"
+	"github.com/sitemapkit/sitemapkit/source"
 )
 
 type readOptions struct {
 	format   string
 	noSource bool
-	site     lint.SiteOptions
+	site     discover.Options
 }
 
 func newReadCommand(a *app) *cobra.Command {
@@ -86,29 +87,15 @@ EXIT STATUS
 	return cmd
 }
 
-// chunkSize is how much output a document hands to the ordered writer at
-// once: big enough that the hand-over costs nothing, small enough that the
-// first bytes come out early.
-const chunkSize = 256 << 10
+// flushSize is how much output is gathered before it is written.
+const flushSize = 256 << 10
 
 func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
-	var errMu sync.Mutex
-	problems := 0
-	stderr := func(d lint.Diagnostic) {
-		errMu.Lock()
-		defer errMu.Unlock()
-		if d.Severity == lint.Error {
-			problems++
-		}
-		fmt.Fprintln(a.stderr, d.String())
-	}
-	s := &lint.Site{SiteOptions: o.site, Report: stderr}
-
 	out := bufio.NewWriterSize(a.stdout, 1<<20)
+	w := out
 	var spool *os.File
 	csvInfo := &csvCollector{hreflangs: map[string]bool{}}
-	switch o.format {
-	case "csv":
+	if o.format == "csv" {
 		// The header depends on every entry (image and hreflang columns):
 		// entries are spooled to a file as JSONL, then written as CSV.
 		f, err := os.CreateTemp("", "sitemapkit-read-*.jsonl")
@@ -118,63 +105,68 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		defer os.Remove(f.Name())
 		defer f.Close()
 		spool = f
-		s.Output = &recycleWriter{w: bufio.NewWriterSize(f, 1<<20)}
-	default:
-		s.Output = &recycleWriter{w: out}
+		w = bufio.NewWriterSize(f, 1<<20)
 	}
+	withSource := !o.noSource || o.format == "csv"
 
-	visit := func(ctx context.Context, d *lint.Document) ([]string, error) {
-		r := sitemap.NewReader(d.Body)
-		r.Name = d.Name
-		r.ReuseURL = true // each entry is written out before the next is read
-		var children []string
-		source := d.Name
-		if o.noSource && o.format != "csv" {
-			source = ""
+	s := source.OpenSitemaps(ctx, args, source.SitemapsOptions{Options: o.site, KeepGoing: true})
+	defer s.Close()
+	var (
+		buf      = make([]byte, 0, flushSize+4096)
+		entries  int
+		problems int
+		failures int // documents not read at all
+		opened   bool
+	)
+	for {
+		u, err := s.Read()
+		if err == io.EOF {
+			break
 		}
-		buf := newChunk()
-		for {
-			u, err := r.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				d.Emit(buf)
-				var se *sitemap.SyntaxError
-				if errors.As(err, &se) {
-					stderr(lint.Diagnostic{File: d.Name, Line: se.Line, Col: se.Col, Rule: sitemap.ErrorRule(se), Message: se.Err.Error()})
-					return children, nil
+		if err != nil {
+			var se *source.SitemapError
+			if !errors.As(err, &se) {
+				var pe *source.ParseError
+				if errors.As(err, &pe) {
+					continue // an entry the reader skipped: validate reports it
 				}
-				return children, err
+				return err
 			}
-			if r.Format() == sitemap.FormatIndex {
-				children = append(children, u.Loc)
-				continue
+			d := sitemapDiagnostic(se)
+			if d.Severity == lint.Error {
+				problems++
 			}
-			switch o.format {
-			case "text":
-				buf = append(buf, u.Loc...)
-				buf = append(buf, '\n')
-			case "csv":
-				csvInfo.note(u)
-				buf = appendJSONL(buf, u, source)
-			default:
-				buf = appendJSONL(buf, u, source)
+			fmt.Fprintln(a.stderr, d.String())
+			if notRead(se) {
+				failures++
+			} else {
+				opened = true
 			}
-			if len(buf) >= chunkSize {
-				d.Emit(buf)
-				buf = newChunk()
-			}
+			continue
 		}
-		d.Emit(buf)
-		return children, nil
+		entries++
+		doc := ""
+		if withSource {
+			doc = s.Document()
+		}
+		switch o.format {
+		case "text":
+			buf = append(buf, u.Loc...)
+			buf = append(buf, '\n')
+		case "csv":
+			csvInfo.note(&u)
+			buf = source.AppendJSONL(buf, &u, doc)
+		default:
+			buf = source.AppendJSONL(buf, &u, doc)
+		}
+		if len(buf) >= flushSize {
+			w.Write(buf)
+			buf = buf[:0]
+		}
 	}
-	docs, err := s.Walk(ctx, args, visit)
-	if err != nil {
-		return err
-	}
+	w.Write(buf)
 	if spool != nil {
-		if err := s.Output.(*recycleWriter).w.Flush(); err != nil {
+		if err := w.Flush(); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
 		if err := csvInfo.write(out, spool, !o.noSource); err != nil {
@@ -187,14 +179,8 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	if err := out.Flush(); err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing output: %w", err)}
 	}
-	read := 0
-	for _, d := range docs {
-		if d.Read {
-			read++
-		}
-	}
 	switch {
-	case read == 0:
+	case entries == 0 && !opened && failures > 0:
 		return &exitError{code: exitUsage, err: errors.New("nothing could be read")}
 	case problems > 0:
 		return &exitError{code: exitInputErrors}
@@ -202,25 +188,34 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	return nil
 }
 
-var chunkPool = sync.Pool{New: func() any { return make([]byte, 0, chunkSize+4096) }}
-
-func newChunk() []byte { return chunkPool.Get().([]byte)[:0] }
-
-// recycleWriter is the walk's Output: it writes each chunk a document
-// emitted, then puts the chunk back in the pool, since nothing else holds
-// it (Emit hands ownership over), sparing the collector 200 MB of garbage
-// per million entries.
-type recycleWriter struct {
-	w *bufio.Writer
+// sitemapDiagnostic shows a problem of the sources as validate shows it.
+func sitemapDiagnostic(se *source.SitemapError) lint.Diagnostic {
+	d := lint.Diagnostic{File: se.Sitemap, Rule: se.Rule, Severity: lint.Error, Message: se.Err.Error()}
+	if r := lint.Lookup(se.Rule); r != nil {
+		d.Severity = r.Severity
+	}
+	var syn *sitemap.SyntaxError
+	var we *discover.Error
+	switch {
+	case errors.As(se.Err, &syn):
+		d.Line, d.Col, d.Message = syn.Line, syn.Col, syn.Err.Error()
+	case errors.As(se.Err, &we):
+		d.Line = we.Line
+	}
+	return d
 }
 
-func (r *recycleWriter) Write(p []byte) (int, error) {
-	n, err := r.w.Write(p)
-	if cap(p) >= chunkSize {
-		//lint:ignore SA6002 one small allocation per 256 KiB chunk
-		chunkPool.Put(p[:0])
+// notRead reports a document the walk could not open.
+func notRead(se *source.SitemapError) bool {
+	var we *discover.Error
+	if !errors.As(se.Err, &we) {
+		return false
 	}
-	return n, err
+	switch we.Kind {
+	case discover.FetchFailed, discover.HTTPStatus, discover.BlockedByRobots, discover.CrossHost, discover.InvalidURL:
+		return true
+	}
+	return false
 }
 
 // csvCollector learns the CSV columns while entries are spooled.
@@ -306,12 +301,14 @@ func (c *csvCollector) write(out io.Writer, spool *os.File, withSource bool) err
 	return w.Error()
 }
 
-// addSiteFlags binds the flags validate and read share to opts.
-func addSiteFlags(f *pflag.FlagSet, opts *lint.SiteOptions) {
+// addSiteFlags binds the flags validate and read share to opts, with the
+// defaults of package discover.
+func addSiteFlags(f *pflag.FlagSet, opts *discover.Options) {
+	def := discover.Options{UserAgent: discover.UserAgent(version())}.WithDefaults()
 	f.StringVar(&opts.Base, "base", "", "public URL of local files, for the scope rules (a file's URL is base + its path relative to the folder given)")
 	f.BoolVar(&opts.Offline, "offline", false, "never use the network: URLs and index children not found beside their local index are reported, not fetched")
-	f.DurationVar(&opts.Timeout, "timeout", fetch.DefaultTimeout, "time limit of each fetch, body included")
-	f.StringVar(&opts.UserAgent, "user-agent", fetch.UserAgent(version()), "User-Agent sent, and matched against robots.txt groups")
-	f.IntVar(&opts.MaxDepth, "max-depth", 2, "levels of index followed below a start (an index listed by an index is an error, but is still read one level down)")
-	f.IntVar(&opts.Concurrency, "concurrency", 4, "documents fetched and read at once")
+	f.DurationVar(&opts.Timeout, "timeout", def.Timeout, "time limit of each fetch, body included")
+	f.StringVar(&opts.UserAgent, "user-agent", def.UserAgent, "User-Agent sent, and matched against robots.txt groups")
+	f.IntVar(&opts.MaxDepth, "max-depth", def.MaxDepth, "levels of index followed below a start (an index listed by an index is an error, but is still read one level down)")
+	f.IntVar(&opts.Concurrency, "concurrency", def.Concurrency, "documents fetched and read at once")
 }

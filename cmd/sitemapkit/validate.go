@@ -10,13 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/lint"
 )
 
 type validateOptions struct {
 	format     string
 	maxPerRule int
-	site       lint.SiteOptions
+	site       discover.Options
 }
 
 func newValidateCommand(a *app) *cobra.Command {

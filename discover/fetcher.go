@@ -1,0 +1,226 @@
+package discover
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/sitemapkit/sitemapkit/internal/fetch"
+	"github.com/sitemapkit/sitemapkit/internal/robots"
+)
+
+// A Fetcher fetches URLs for a User-Agent under robots.txt, with the
+// settings of Options: the policy of the walk, for a crawler to share. It
+// is safe for concurrent use; each robots.txt is fetched once.
+type Fetcher struct {
+	client *fetch.Client
+	ua     string
+
+	mu     sync.Mutex
+	robots map[string]*robotsEntry // by scheme://host
+}
+
+type robotsEntry struct {
+	once sync.Once
+	r    *robots.Robots
+	why  string // why everything is disallowed, when it is
+	err  error
+}
+
+// NewFetcher returns a Fetcher with o's settings (o.WithDefaults()).
+func NewFetcher(o Options) *Fetcher {
+	o = o.WithDefaults()
+	return &Fetcher{
+		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes, Transport: o.Transport},
+		ua:     o.UserAgent,
+		robots: map[string]*robotsEntry{},
+	}
+}
+
+// robotsFor fetches (once) the robots.txt of u's scheme and host.
+func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
+	key := u.Scheme + "://" + u.Host
+	f.mu.Lock()
+	e := f.robots[key]
+	if e == nil {
+		e = &robotsEntry{}
+		f.robots[key] = e
+	}
+	f.mu.Unlock()
+	e.once.Do(func() {
+		ru := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
+		resp, err := f.client.Get(ctx, ru.String())
+		if err != nil {
+			// RFC 9309 §2.3.1.4: unreachable means complete disallow.
+			e.r, e.err = robots.DisallowAll(), err
+			e.why = fmt.Sprintf("robots.txt unreachable (%v): crawlers assume everything is disallowed", err)
+			return
+		}
+		defer resp.Body.Close()
+		switch {
+		case resp.StatusCode >= 500:
+			e.r, e.why = robots.DisallowAll(), fmt.Sprintf("robots.txt answered %s: crawlers assume everything is disallowed", resp.Status)
+		case resp.StatusCode >= 300: // 4xx is "unavailable": everything allowed
+			e.r = robots.AllowAll()
+		default:
+			data, err := io.ReadAll(io.LimitReader(resp.Body, robots.MaxBytes+1))
+			if err != nil && len(data) == 0 {
+				e.r, e.err = robots.DisallowAll(), err
+				e.why = fmt.Sprintf("robots.txt could not be read (%v): crawlers assume everything is disallowed", err)
+				return
+			}
+			final, _ := url.Parse(resp.URL)
+			e.r = robots.Parse(data, final)
+		}
+	})
+	return e
+}
+
+// allowed returns nil when robots.txt lets the User-Agent fetch rawURL,
+// or the finding that it does not.
+func (f *Fetcher) allowed(ctx context.Context, u *url.URL, rawURL string) *Error {
+	e := f.robotsFor(ctx, u)
+	if e.r.Allowed(f.ua, rawURL) {
+		return nil
+	}
+	why := "disallowed for " + productName(f.ua) + " by " + u.Scheme + "://" + u.Host + "/robots.txt"
+	if e.why != "" {
+		why = e.why
+	}
+	return problem(BlockedByRobots, e.err, "%s; not fetched", why)
+}
+
+func productName(ua string) string {
+	name, _, _ := strings.Cut(ua, "/")
+	return name
+}
+
+// Open fetches rawURL when robots.txt lets the User-Agent, following
+// redirects: the body of a 200 answer (the caller closes it), with the
+// redirects followed, also when there is an error. The error is an *Error:
+// InvalidURL, BlockedByRobots, HTTPStatus or FetchFailed.
+func (f *Fetcher) Open(ctx context.Context, rawURL string) (io.ReadCloser, []Redirect, error) {
+	body, rs, err := f.open(ctx, rawURL)
+	if err != nil {
+		return nil, rs, err
+	}
+	return body, rs, nil
+}
+
+func (f *Fetcher) open(ctx context.Context, rawURL string) (io.ReadCloser, []Redirect, *Error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, nil, problem(InvalidURL, err, "not an absolute http(s) URL; not fetched")
+	}
+	if p := f.allowed(ctx, u, rawURL); p != nil {
+		return nil, nil, p
+	}
+	resp, err := f.client.Get(ctx, rawURL)
+	if err != nil {
+		var fe *fetch.Error
+		if errors.As(err, &fe) {
+			if errors.Is(err, fetch.ErrRedirectLoop) {
+				chain := []string{rawURL}
+				for _, h := range fe.Redirects {
+					chain = append(chain, h.To)
+				}
+				return nil, redirects(fe.Redirects), problem(FetchFailed, err, "redirect loop: %s", strings.Join(chain, " → "))
+			}
+			return nil, redirects(fe.Redirects), problem(FetchFailed, err, "%v", fe.Err)
+		}
+		return nil, nil, problem(FetchFailed, err, "%v", err)
+	}
+	rs := redirects(resp.Redirects)
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, rs, problem(HTTPStatus, nil, "HTTP %s", resp.Status)
+	}
+	return resp.Body, rs, nil
+}
+
+// open returns a document's body, or nil after adding to its Problems why
+// there is none.
+func (w *walker) open(it *item) io.ReadCloser {
+	d := it.doc
+	if it.crossFrom != nil {
+		scope, ok := w.crossHostOK(it)
+		if !ok {
+			d.add(problem(CrossHost, nil, "listed by %s on another host, and neither host's robots.txt has a Sitemap: line naming it; not read", d.Parent))
+			return nil
+		}
+		d.URL = scope
+	}
+	if d.Local {
+		f, err := os.Open(d.Name)
+		if err != nil {
+			d.add(problem(FetchFailed, err, "cannot read: %v", unwrapPathErr(err)))
+			return nil
+		}
+		return f
+	}
+	if w.o.Offline {
+		d.add(problem(FetchFailed, nil, "not fetched: --offline"))
+		return nil
+	}
+	if w.ctx.Err() != nil || w.stopped.Load() {
+		return nil // no request once the walk is given up
+	}
+	body, rs, p := w.f.open(w.ctx, d.Name)
+	if p != nil && w.ctx.Err() != nil {
+		return nil
+	}
+	if body != nil || p.Kind == HTTPStatus {
+		d.Redirects = rs
+		for _, h := range rs {
+			d.add(problem(Redirected, nil, "%d redirect from %s to %s", h.StatusCode, h.From, h.To))
+		}
+		if len(rs) > 0 {
+			// The final URL must not be read twice when another line names it.
+			w.markSeen(rs[len(rs)-1].To)
+		}
+	}
+	if p != nil {
+		if p.Kind == HTTPStatus || p.Kind == FetchFailed && !errors.Is(p.Err, fetch.ErrRedirectLoop) {
+			p.msg += it.note
+		}
+		d.add(p)
+		return nil
+	}
+	return body
+}
+
+func redirects(hops []fetch.Hop) []Redirect {
+	var rs []Redirect
+	for _, h := range hops {
+		rs = append(rs, Redirect{From: h.From, To: h.To, StatusCode: h.StatusCode})
+	}
+	return rs
+}
+
+// crossHostOK decides whether a child on another host than its index
+// may be read: when the robots.txt of the child's host or of the index's
+// host names it (cross-submission). It then returns the scope URL for the
+// child's entries: the index's site, whose URLs they must be.
+func (w *walker) crossHostOK(it *item) (scope string, ok bool) {
+	d, pu := it.doc, it.crossFrom
+	cu, err := url.Parse(d.URL)
+	if err != nil || strings.EqualFold(pu.Host, cu.Host) && pu.Scheme == cu.Scheme {
+		return d.URL, true
+	}
+	for _, host := range []*url.URL{cu, pu} {
+		e := w.f.robotsFor(w.ctx, host)
+		for _, sm := range e.r.Sitemaps {
+			if sm.URL == d.URL {
+				return pu.Scheme + "://" + pu.Host + "/" + path.Base(cu.Path), true
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,543 @@
+package discover
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// Walk returns the documents reachable from starts (paths of files or
+// folders, site roots, robots.txt URLs, sitemap URLs), in walk order: a
+// start, then what it lists (a robots.txt's sitemaps, an index's children
+// in index order, a folder's indexes then the files no index there
+// lists), depth first, whatever order they were fetched in. Up to
+// o.Concurrency documents are opened ahead of the one yielded, and their
+// bodies wait for the consumer, which may read them concurrently.
+//
+// The walk stops when ctx is done or the loop breaks: documents opened
+// ahead and not yielded are closed, no further request is made, and Walk
+// returns once the fetches under way are over (at once when ctx is done:
+// they are cancelled).
+func Walk(ctx context.Context, starts []string, o Options) iter.Seq[*Document] {
+	return func(yield func(*Document) bool) {
+		w := newWalker(ctx, o)
+		var items []*item
+		for _, st := range starts {
+			items = append(items, w.startItems(st)...)
+		}
+		w.list(items, yield)
+		w.workers.Wait()
+	}
+}
+
+type walker struct {
+	o       Options
+	ctx     context.Context
+	f       *Fetcher
+	sem     chan struct{}
+	workers sync.WaitGroup
+	stopped atomic.Bool // the consumer broke the loop
+
+	mu   sync.Mutex
+	seen map[string]bool // documents visited: absolute paths and URLs
+}
+
+func newWalker(ctx context.Context, o Options) *walker {
+	o = o.WithDefaults()
+	return &walker{
+		o:    o,
+		ctx:  ctx,
+		f:    NewFetcher(o),
+		sem:  make(chan struct{}, o.Concurrency),
+		seen: map[string]bool{},
+	}
+}
+
+// An item is a node of the walk: a document, a robots.txt or a folder.
+type item struct {
+	doc      *Document
+	robots   bool     // a robots.txt to fetch
+	children []*item  // found by the item's run
+	locs     []string // an index's <loc>s
+	done     chan struct{}
+	started  bool // a worker runs it; set by the scheduler
+
+	crossFrom *url.URL // the index's public URL, for a child on another host
+	note      string   // why the document was tried, for its failures
+}
+
+func newItem(d *Document) *item { return &item{doc: d, done: make(chan struct{})} }
+
+// ready returns an item that needs no run.
+func ready(d *Document) *item {
+	it := newItem(d)
+	close(it.done)
+	return it
+}
+
+func problem(kind Kind, err error, format string, args ...any) *Error {
+	return &Error{Kind: kind, Err: err, msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *Document) add(e *Error) { d.Problems = append(d.Problems, e) }
+
+// startItems classifies one start.
+func (w *walker) startItems(start string) []*item {
+	if u, err := url.Parse(start); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		if u.Path == "" || u.Path == "/" {
+			u.Path, u.RawQuery, u.Fragment = "/robots.txt", "", ""
+		}
+		if u.Path == "/robots.txt" {
+			it := newItem(&Document{Name: u.String(), URL: u.String(), Listing: true})
+			it.robots = true
+			return []*item{it}
+		}
+		return []*item{newItem(&Document{Name: start, URL: start})}
+	}
+	fi, err := os.Stat(start)
+	if err != nil {
+		d := &Document{Name: start, Local: true}
+		d.add(problem(FetchFailed, err, "cannot read: %v", unwrapPathErr(err)))
+		return []*item{ready(d)}
+	}
+	if !fi.IsDir() {
+		return []*item{newItem(&Document{Name: start, URL: w.publicURL(filepath.Base(start)), Local: true})}
+	}
+	return w.folderItems(start)
+}
+
+func unwrapPathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func (w *walker) publicURL(rel string) string {
+	if w.o.Base == "" {
+		return ""
+	}
+	b, err := url.Parse(w.o.Base)
+	if err != nil {
+		return ""
+	}
+	if !strings.HasSuffix(b.Path, "/") {
+		b.Path += "/"
+	}
+	r, err := url.Parse((&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath())
+	if err != nil {
+		return ""
+	}
+	return b.ResolveReference(r).String()
+}
+
+// folderItems lists the sitemaps in a folder (recursively, hidden folders
+// skipped), detected by content: indexes first, then the files that no
+// index there lists (those are read as the index's children). The folder
+// itself comes first, as a Listing.
+func (w *walker) folderItems(dir string) []*item {
+	var indexes, others []string
+	children := map[string][]string{}
+	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if de.IsDir() {
+			if p != dir && strings.HasPrefix(de.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !de.Type().IsRegular() {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		format, locs, _ := readHead(f)
+		switch format {
+		case sitemap.FormatIndex:
+			indexes = append(indexes, p)
+			children[p] = locs
+		case sitemap.FormatUnknown:
+		default:
+			others = append(others, p)
+		}
+		return nil
+	})
+	listed := map[string]bool{}
+	for _, ix := range indexes {
+		for _, c := range children[ix] {
+			if p, ok := besideFile(ix, c); ok {
+				listed[p] = true
+			}
+		}
+	}
+	folder := &Document{Name: dir, Local: true, Listing: true}
+	items := []*item{ready(folder)}
+	add := func(p string) {
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			rel = filepath.Base(p)
+		}
+		items = append(items, newItem(&Document{Name: p, URL: w.publicURL(rel), Local: true}))
+	}
+	for _, p := range indexes {
+		if !listed[p] { // a nested index is read as its parent's child
+			add(p)
+		}
+	}
+	for _, p := range others {
+		if !listed[p] {
+			add(p)
+		}
+	}
+	if len(items) == 1 {
+		folder.add(problem(FetchFailed, nil, "no sitemap files in this folder"))
+	}
+	return items
+}
+
+// readHead detects r's format and, for an index, reads its <loc>s: the
+// one place an index's children are collected. err is what stopped the
+// reading of an index (nil at its end).
+func readHead(r io.Reader) (sitemap.Format, []string, error) {
+	rd := sitemap.NewReader(r)
+	u, err := rd.Read()
+	if rd.Format() != sitemap.FormatIndex {
+		return rd.Format(), nil, nil
+	}
+	var locs []string
+	for ; err == nil; u, err = rd.Read() {
+		locs = append(locs, u.Loc)
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	return sitemap.FormatIndex, locs, err
+}
+
+// besideFile finds the file a local index's child names: the child's base
+// name in the index's folder.
+func besideFile(indexPath, childLoc string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(childLoc))
+	if err != nil {
+		return "", false
+	}
+	name := path.Base(u.Path)
+	if name == "" || name == "/" || name == "." {
+		return "", false
+	}
+	p := filepath.Join(filepath.Dir(indexPath), name)
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		return p, true
+	}
+	return "", false
+}
+
+// list runs items with a window of Concurrency items ahead of the one
+// being yielded, and recurses into each item's children in order. It
+// returns false when the walk stops early.
+func (w *walker) list(items []*item, yield func(*Document) bool) bool {
+	window := cap(w.sem)
+	yielded := make([]chan struct{}, len(items))
+	for i := range yielded {
+		yielded[i] = make(chan struct{})
+	}
+	stop := make(chan struct{})
+	scheduled := make(chan struct{})
+	w.workers.Add(1)
+	go func() {
+		defer w.workers.Done()
+		defer close(scheduled)
+		for i, it := range items {
+			if i >= window {
+				select {
+				case <-yielded[i-window]:
+				case <-stop:
+					return
+				}
+			}
+			select {
+			case <-it.done:
+				continue // nothing to run
+			default:
+			}
+			select {
+			case w.sem <- struct{}{}:
+			case <-stop:
+				return
+			}
+			it.started = true
+			w.workers.Add(1)
+			go func() {
+				defer w.workers.Done()
+				defer func() { <-w.sem; close(it.done) }()
+				w.run(it)
+			}()
+		}
+	}()
+	giveUp := func(rest []*item) bool {
+		w.stopped.Store(true)
+		close(stop)
+		w.abandon(scheduled, rest)
+		return false
+	}
+	for i, it := range items {
+		select {
+		case <-it.done:
+		case <-w.ctx.Done():
+		}
+		if w.ctx.Err() != nil {
+			return giveUp(items[i:])
+		}
+		kids := w.childItems(it)
+		if !yield(it.doc) {
+			return giveUp(items[i+1:])
+		}
+		close(yielded[i])
+		if !w.list(kids, yield) {
+			return giveUp(items[i+1:])
+		}
+	}
+	close(stop)
+	return true
+}
+
+// abandon closes the bodies of items that will not be yielded, once the
+// scheduler has stopped (scheduled is closed) and their runs are over.
+func (w *walker) abandon(scheduled chan struct{}, items []*item) {
+	w.workers.Add(1)
+	go func() {
+		defer w.workers.Done()
+		<-scheduled
+		for _, it := range items {
+			if !it.started {
+				continue
+			}
+			<-it.done
+			if it.doc.Body != nil {
+				it.doc.Body.Close()
+				it.doc.Body = nil
+			}
+		}
+	}()
+}
+
+// run does one item's work in a worker. The scheduler that started it
+// stops starting runs once the walk is given up, but one started just
+// before still ends, promptly: ctx is done.
+func (w *walker) run(it *item) {
+	if it.robots {
+		w.runRobots(it)
+		return
+	}
+	d := it.doc
+	if w.ctx.Err() != nil || w.stopped.Load() {
+		return
+	}
+	body := w.open(it)
+	if body == nil {
+		return
+	}
+	// Detect the format from the head, which the Body then replays; an
+	// index is read here, for its children, and kept for the consumer.
+	var head bytes.Buffer
+	format, _ := sitemap.Detect(io.TeeReader(body, &head))
+	d.Format = format
+	if format != sitemap.FormatIndex {
+		d.Body = &replay{Reader: io.MultiReader(&head, body), c: body}
+		return
+	}
+	_, locs, err := readHead(io.MultiReader(bytes.NewReader(head.Bytes()), io.TeeReader(body, &head)))
+	body.Close()
+	it.locs = locs
+	var rest io.Reader = eofReader{}
+	if err != nil {
+		d.add(problem(Damaged, err, "%v", err))
+		var se *sitemap.SyntaxError
+		if !errors.As(err, &se) {
+			rest = errReader{err} // an I/O error: the consumer meets it too
+		}
+	}
+	d.Body = &replay{Reader: io.MultiReader(bytes.NewReader(head.Bytes()), rest), c: io.NopCloser(nil)}
+}
+
+// replay is a body read again from its beginning.
+type replay struct {
+	io.Reader
+	c io.Closer
+}
+
+func (r *replay) Close() error { return r.c.Close() }
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// runRobots fetches a robots.txt given as a start and turns its Sitemap:
+// lines into documents.
+func (w *walker) runRobots(it *item) {
+	d := it.doc
+	if w.o.Offline {
+		d.add(problem(FetchFailed, nil, "not fetched: --offline"))
+		return
+	}
+	ru, _ := url.Parse(d.Name)
+	w.markSeen(d.Name)
+	e := w.f.robotsFor(w.ctx, ru)
+	if e.why != "" {
+		d.add(problem(FetchFailed, e.err, "%s", e.why))
+		return
+	}
+	site := ru.Scheme + "://" + ru.Host + "/"
+	for _, sm := range e.r.Sitemaps {
+		switch {
+		case sm.URL == "":
+			p := problem(InvalidURL, nil, "Sitemap: %q skipped: %s", sm.Value, sm.Problem)
+			p.Line = sm.Line
+			d.add(p)
+			continue
+		case sm.Problem != "":
+			p := problem(RelativeURL, nil, "Sitemap: %q is %s", sm.Value, sm.Problem)
+			p.Line = sm.Line
+			d.add(p)
+		}
+		c := &Document{Name: sm.URL, URL: sm.URL, Parent: d.Name}
+		if cu, err := url.Parse(sm.URL); err == nil && cu.Host != ru.Host {
+			// Cross-submission: the robots.txt of the site vouches for a
+			// sitemap hosted elsewhere; its URLs must be the site's.
+			c.URL = site + path.Base(cu.Path)
+		}
+		it.children = append(it.children, newItem(c))
+	}
+	if len(it.children) == 0 {
+		// No Sitemap: lines: try the conventional location, as crawlers do.
+		u := site + "sitemap.xml"
+		c := newItem(&Document{Name: u, URL: u, Parent: d.Name})
+		c.note = " (tried because " + d.Name + " has no Sitemap: lines)"
+		it.children = append(it.children, c)
+	}
+}
+
+func (w *walker) markSeen(key string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.seen[key] {
+		return false
+	}
+	w.seen[key] = true
+	return true
+}
+
+// childItems turns the children found by an item's run into items, on
+// the walk's goroutine so that the loop guard is deterministic: local
+// index children beside the index, depth limit, already-seen documents,
+// cross-host children. Its findings go to the item's document.
+func (w *walker) childItems(it *item) []*item {
+	d := it.doc
+	if it.robots {
+		var out []*item
+		for _, c := range it.children {
+			if !w.markSeen(c.doc.Name) {
+				d.add(problem(Relisted, nil, "robots.txt lists %s, which was read already (robots.txt listing itself, or a loop); not read again", c.doc.Name))
+				continue
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	if d.Listing {
+		return nil
+	}
+	if d.Local {
+		w.markSeen(mustAbs(d.Name))
+	} else if d.Name != "" {
+		w.markSeen(d.Name)
+	}
+	if len(it.locs) == 0 {
+		return nil
+	}
+	if d.Depth+1 > w.o.MaxDepth {
+		d.add(problem(TooDeep, nil, "index %d levels below the start; its %d children are not read", d.Depth, len(it.locs)))
+		return nil
+	}
+	var out []*item
+	offline, firstOffline := 0, ""
+	for _, c := range it.locs {
+		loc := strings.TrimSpace(c)
+		cd := &Document{Name: loc, Parent: d.Name, Depth: d.Depth + 1}
+		if u, err := url.Parse(loc); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			cd.URL = loc
+		}
+		if d.Local {
+			if p, ok := besideFile(d.Name, loc); ok {
+				cd.Name, cd.Local = p, true
+			} else if w.o.Offline {
+				// One finding for all of them: an index of 50,000 remote
+				// children read offline must not give 50,000 lines.
+				if offline++; offline == 1 {
+					firstOffline = loc
+					if len(loc) > 100 {
+						firstOffline = loc[:100] + "…"
+					}
+				}
+				continue
+			}
+		} else if cu, err := url.Parse(loc); err == nil && !cu.IsAbs() {
+			// A relative child is an error (lint reports it); a crawler
+			// would not follow it.
+			continue
+		}
+		key := cd.Name
+		if cd.Local {
+			key = mustAbs(cd.Name)
+		}
+		if !w.markSeen(key) {
+			if key == d.Name || (d.Local && key == mustAbs(d.Name)) {
+				d.add(problem(Loop, nil, "the index lists itself; not read again"))
+			}
+			continue
+		}
+		ci := newItem(cd)
+		// Children on another host need their robots.txt's word, even
+		// when a copy lies beside a local index; offline, nobody can ask.
+		if d.URL != "" && cd.URL != "" && !w.o.Offline {
+			if pu, err := url.Parse(d.URL); err == nil && pu.Host != "" {
+				ci.crossFrom = pu
+			}
+		}
+		out = append(out, ci)
+	}
+	if offline > 0 {
+		d.add(problem(FetchFailed, nil, "%d of its %d children are not in its folder and were not fetched (--offline), e.g. %s", offline, len(it.locs), firstOffline))
+	}
+	return out
+}
+
+func mustAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}

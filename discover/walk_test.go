@@ -1,0 +1,121 @@
+package discover_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/internal/sitetest"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Documents come in walk order behind nested indexes whatever the
+// concurrency, while the consumer reads their bodies concurrently.
+func TestWalkOrder(t *testing.T) {
+	dir := t.TempDir()
+	base := "https://www.example.com/"
+	writeFile(t, filepath.Join(dir, "a.xml"), sitetest.Index(base+"b.xml", base+"big1.xml", base+"big2.xml", base+"big3.xml"))
+	writeFile(t, filepath.Join(dir, "b.xml"), sitetest.Index(base+"big4.xml", base+"big5.xml"))
+	for i := 1; i <= 5; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("big%d.xml", i)), sitetest.URLSet(base+fmt.Sprint(i)))
+	}
+	want := []string{"a.xml", "b.xml", "big4.xml", "big5.xml", "big1.xml", "big2.xml", "big3.xml"}
+	for _, conc := range []int{1, 2, 4} {
+		var got []string
+		done := make(chan struct{}, len(want))
+		for d := range discover.Walk(t.Context(), []string{filepath.Join(dir, "a.xml")}, discover.Options{Concurrency: conc, Offline: true}) {
+			if len(d.Problems) > 0 || d.Body == nil {
+				t.Fatalf("concurrency %d: %s: %v", conc, d.Name, d.Problems)
+			}
+			got = append(got, filepath.Base(d.Name))
+			if filepath.Base(d.Name) < "b" != (d.Format == sitemap.FormatIndex) && d.Format != sitemap.FormatIndex {
+				t.Errorf("%s: format %s", d.Name, d.Format)
+			}
+			go func() {
+				io.Copy(io.Discard, d.Body)
+				d.Body.Close()
+				done <- struct{}{}
+			}()
+		}
+		for range want {
+			<-done
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("concurrency %d: %q, want %q", conc, got, want)
+		}
+	}
+}
+
+// A walk given up (its ctx cancelled) returns at once, closes what it
+// opened ahead and sends no further request.
+func TestWalkCancelled(t *testing.T) {
+	site := sitetest.New(t)
+	var locs []string
+	for i := range 20 {
+		p := fmt.Sprintf("/s%d.xml", i)
+		site.Page(p, sitetest.URLSet("{{.}}/"+fmt.Sprint(i)))
+		locs = append(locs, "{{.}}"+p)
+	}
+	site.Page("/index.xml", sitetest.Index(locs...))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	start := time.Now()
+	for d := range discover.Walk(ctx, []string{site.URL + "/index.xml"}, discover.Options{Concurrency: 4}) {
+		if d.Body != nil {
+			d.Body.Close()
+		}
+		if n++; n == 2 {
+			cancel()
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d documents after the cancel, want none", n-2)
+	}
+	hits := 0
+	for i := range 20 {
+		hits += site.Hits(fmt.Sprintf("/s%d.xml", i))
+	}
+	if hits > 1+4 {
+		t.Errorf("%d sitemaps fetched, want at most the one read and the window ahead", hits)
+	}
+	time.Sleep(50 * time.Millisecond)
+	later := 0
+	for i := range 20 {
+		later += site.Hits(fmt.Sprintf("/s%d.xml", i))
+	}
+	if later != hits {
+		t.Errorf("%d requests after Walk returned", later-hits)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("Walk took %v after its cancel", time.Since(start))
+	}
+}
+
+// Breaking the loop ends the walk too.
+func TestWalkBreak(t *testing.T) {
+	dir := t.TempDir()
+	var starts []string
+	for i := range 8 {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.xml", i))
+		writeFile(t, p, sitetest.URLSet("https://www.example.com/"+fmt.Sprint(i)))
+		starts = append(starts, p)
+	}
+	for d := range discover.Walk(t.Context(), starts, discover.Options{}) {
+		d.Body.Close()
+		break
+	}
+}
