@@ -55,7 +55,7 @@ func TestAppendJSONLRoundTrip(t *testing.T) {
 	for i := range urls {
 		b = AppendJSONL(b, &urls[i], "https://www.example.com/sitemap.xml")
 	}
-	j := NewJSONL(bytes.NewReader(b), "round-trip")
+	j := New(bytes.NewReader(b), "round-trip", FormatJSONL)
 	for i, want := range urls {
 		got, err := j.Read()
 		if err != nil {
