@@ -103,12 +103,12 @@ type DocResult struct {
 // IsIndex reports whether the document is a sitemap index.
 func (r *DocResult) IsIndex() bool { return r.Format == sitemap.FormatIndex }
 
-// Reportf reports a diagnostic of rule about file at line and col (0 for
-// the whole file), with a message formatted as fmt.Sprintf does. The site
-// driver reports the HTTP-level rules (HTTPError, Redirect,
-// BlockedByRobots, CrossHostSitemap, FetchError) this way, so that every
-// diagnostic goes through one Report.
-func (c *Checker) Reportf(rule *Rule, file string, line, col int, format string, args ...any) {
+// reportf reports a diagnostic of rule about file at line and col (0 for
+// the whole file), with a message formatted as fmt.Sprintf does. CheckSite
+// reports the walk's findings (HTTPError, Redirect, BlockedByRobots,
+// CrossHostSitemap, FetchError) this way, so that every diagnostic goes
+// through one Report.
+func (c *Checker) reportf(rule *Rule, file string, line, col int, format string, args ...any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.report(Diagnostic{File: file, Line: line, Col: col, Rule: rule.Name, Severity: rule.Severity, Message: fmt.Sprintf(format, args...)})
@@ -253,23 +253,6 @@ func (d *docCheck) run(ctx context.Context) error {
 			d.checkURL(u)
 		}
 	}
-}
-
-// RuleFor returns the rule err breaks: for a *sitemap.Violation (from the
-// writer's checks or package loc) the rule it names, for a Reader's error
-// (a *sitemap.SyntaxError) file-too-large, doctype-not-allowed,
-// sitemap-is-html, unsupported-format, compression-error or parse-error.
-// It returns nil for any other error (an I/O error: a fetch error).
-func RuleFor(err error) *Rule {
-	var v *sitemap.Violation
-	if errors.As(err, &v) {
-		return Lookup(v.Rule)
-	}
-	var se *sitemap.SyntaxError
-	if errors.As(err, &se) {
-		return Lookup(sitemap.ErrorRule(se))
-	}
-	return nil
 }
 
 // notice turns a Reader's notice into a diagnostic.

@@ -267,7 +267,7 @@ func TestConcurrent(t *testing.T) {
 func TestReportf(t *testing.T) {
 	var got []Diagnostic
 	c := &Checker{Report: func(d Diagnostic) { got = append(got, d) }}
-	c.Reportf(HTTPError, "https://www.example.com/sitemap.xml", 0, 0, "HTTP %d", 404)
+	c.reportf(HTTPError, "https://www.example.com/sitemap.xml", 0, 0, "HTTP %d", 404)
 	want := Diagnostic{File: "https://www.example.com/sitemap.xml", Rule: "http-error", Severity: Error, Message: "HTTP 404"}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("got %v, want %v", got, want)
@@ -413,31 +413,6 @@ func TestIndexLimits(t *testing.T) {
 	}
 }
 
-func TestRuleFor(t *testing.T) {
-	wrap := func(err error) error { return fmt.Errorf("reading: %w", &sitemap.SyntaxError{Line: 1, Err: err}) }
-	tests := []struct {
-		err  error
-		want *Rule
-	}{
-		{wrap(sitemap.ErrTooLarge), FileTooLarge},
-		{wrap(sitemap.ErrDoctype), DoctypeNotAllowed},
-		{wrap(sitemap.ErrHTML), SitemapIsHTML},
-		{wrap(sitemap.ErrUnsupportedFormat), UnsupportedFormat},
-		{wrap(sitemap.ErrCompression), CompressionError},
-		{wrap(errors.New("unexpected end")), ParseError},
-		{&sitemap.Violation{Rule: sitemap.RuleInvalidDate}, InvalidDate},
-		{io.ErrUnexpectedEOF, nil},
-	}
-	for _, tt := range tests {
-		if got := RuleFor(tt.err); got != tt.want {
-			t.Errorf("RuleFor(%v) = %v, want %v", tt.err, got, tt.want)
-		}
-	}
-}
-
-// TestCrossSubmission checks that an index's child on another host is an
-// error for a file checked alone, and left to the driver (which reads
-// robots.txt) with CrossSubmission; the directory rule applies either way.
 func TestCrossSubmission(t *testing.T) {
 	doc := index(3, func(i int) string {
 		return []string{"https://cdn.example.net/s.xml", "https://www.example.com/up.xml", "https://cdn.example.net/" + strings.Repeat("x", 2048)}[i]

@@ -7,11 +7,11 @@
 // reads documents as a stream with a [sitemap.Reader] and reports
 // [Diagnostic] values through its Report callback: per-document rules as it
 // reads, set-wide rules (duplicates across files, hreflang reciprocity) from
-// Finish. The command line (sitemapkit validate) and the site driver, which
-// fetches robots.txt, indexes and their children, are drivers over this
-// package: they also report the HTTP-level rules ([HTTPError], [Redirect],
-// [BlockedByRobots], [CrossHostSitemap], [FetchError]) through
-// [Checker.Reportf].
+// Finish. [CheckSite] drives a Checker over the documents package discover
+// finds (robots.txt, indexes and their children, folders) and turns the
+// walk's typed findings into the HTTP-level rules ([HTTPError], [Redirect],
+// [BlockedByRobots], [CrossHostSitemap], [FetchError]). A [Collector]
+// gathers the diagnostics into the [Report] that the command renders.
 //
 // Where the schemas disagree with Google, the checker follows Google: a time
 // without a timezone is an error (the XSD accepts it), a news date written

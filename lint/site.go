@@ -69,7 +69,7 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 				fr.Errors, fr.Warnings, fr.Infos = res.Errors, res.Warnings, res.Infos
 			}
 			if err != nil && ctx.Err() == nil {
-				c.Reportf(FetchError, d.Name, 0, 0, "%v", err)
+				c.reportf(FetchError, d.Name, 0, 0, "%v", err)
 			}
 		}()
 	}
@@ -91,7 +91,7 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 func reportWalk(c *Checker, d *discover.Document) {
 	for _, p := range d.Problems {
 		if r := Lookup(p.Kind.String()); r != nil && p.Kind != discover.Damaged {
-			c.Reportf(r, d.Name, p.Line, 0, "%s", p.Error())
+			c.reportf(r, d.Name, p.Line, 0, "%s", p.Error())
 		}
 	}
 }
