@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"internal/robots":     {},
 	"internal/fetch":      {"sitemap"},
 	"discover":            {"sitemap", "loc", "internal/fetch", "internal/robots"},
-	"lint": {"sitemap", "loc", "discover"},
+	"lint":                {"sitemap", "loc", "discover"},
 	"source":              {"sitemap", "loc", "discover"},
 	"source/sqlite":       {"source"},
 	"source/postgres":     {"source"},
