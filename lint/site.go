@@ -51,16 +51,7 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 		if d.Body == nil {
 			continue
 		}
-		select {
-		case workers <- struct{}{}:
-		case <-ctx.Done():
-			d.Body.Close()
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-workers }()
+		check := func() {
 			defer d.Body.Close()
 			res, err := c.CheckDocument(ctx, d.Name, d.URL, d.Body)
 			if res != nil {
@@ -71,6 +62,27 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 			if err != nil && ctx.Err() == nil {
 				c.reportf(FetchError, d.Name, 0, 0, "%v", err)
 			}
+		}
+		if d.Format == sitemap.FormatIndex {
+			// Indexes are checked one at a time, in walk order, each before
+			// the documents after it start: whether an index is nested
+			// (listed by an index read before it) must not depend on which
+			// of two concurrent checks ends first. They are small; their
+			// children, read meanwhile by the walk, are the bulk.
+			check()
+			continue
+		}
+		select {
+		case workers <- struct{}{}:
+		case <-ctx.Done():
+			d.Body.Close()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-workers }()
+			check()
 		}()
 	}
 	wg.Wait()
