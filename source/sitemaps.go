@@ -74,6 +74,7 @@ type Sitemaps struct {
 	// The consumer's state.
 	cur     *smDoc
 	pending []smItem // what Read returns next, in order, from next on
+	pendDoc string   // the document of pending
 	next    int
 	line    int
 	col     int
@@ -108,19 +109,21 @@ func (e *SitemapError) Error() string {
 func (e *SitemapError) Unwrap() error { return e.Err }
 
 // smItem is a record waiting to be returned: an entry, a ParseError, or the
-// error that ends the stream.
+// error that ends the stream. It is kept small (its document is its
+// smDoc's): the more records fit in the memory read ahead, the more of the
+// next documents is read on the other cores.
 type smItem struct {
 	u     sitemap.URL
 	err   error
-	doc   string
-	line  int
-	col   int
+	line  int32
+	col   int32
 	final bool
 }
 
 // smDoc is a document's records, read on a goroutine of its own and taken
 // in walk order: batches until the channel closes.
 type smDoc struct {
+	doc     string
 	batches chan []smItem
 }
 
@@ -190,7 +193,7 @@ func (s *Sitemaps) walk(starts []string, o SitemapsOptions) {
 				later = appendFatal(later, d, false)
 			}
 			if err != nil {
-				head = []smItem{{err: err, doc: d.Name, final: true}}
+				head = []smItem{{err: err, final: true}}
 			}
 		}
 		entries := d.Body != nil && d.Format != sitemap.FormatIndex && (len(head) == 0 || !head[len(head)-1].final)
@@ -200,7 +203,7 @@ func (s *Sitemaps) walk(starts []string, o SitemapsOptions) {
 		if !entries && len(head) == 0 {
 			continue
 		}
-		sd := &smDoc{batches: make(chan []smItem, smAhead)}
+		sd := &smDoc{doc: d.Name, batches: make(chan []smItem, smAhead)}
 		if len(head) > 0 {
 			sd.batches <- head
 		}
@@ -245,7 +248,7 @@ func findings(d *discover.Document) []smItem {
 		if p.Kind == discover.Damaged {
 			e.Rule, e.Err = ruleOf(p.Err), p.Err
 		}
-		out = append(out, smItem{err: e, doc: d.Name, line: p.Line})
+		out = append(out, smItem{err: e, line: int32(p.Line)})
 	}
 	return out
 }
@@ -343,7 +346,17 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 		case err == nil:
 			pos := rd.r.Pos()
 			rd.flushNotices(pos.Offset)
-			rd.batch = append(rd.batch, smItem{u: ownURL(u), doc: rd.doc, line: pos.Line, col: pos.Col})
+			// Filled in place: a record is copied once, not built and
+			// then copied.
+			if n := len(rd.batch); n < cap(rd.batch) {
+				rd.batch = rd.batch[:n+1]
+			} else { // notices filled it
+				rd.batch = append(rd.batch, smItem{})
+			}
+			it := &rd.batch[len(rd.batch)-1]
+			it.u = *u
+			it.u.Images, it.u.Videos, it.u.Alternates = clone(u.Images), clone(u.Videos), clone(u.Alternates)
+			it.err, it.line, it.col, it.final = nil, int32(pos.Line), int32(pos.Col), false
 			if len(rd.batch) >= smBatch && !send() {
 				return
 			}
@@ -358,20 +371,13 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 				line = se.Line
 			}
 			err = &SitemapError{Sitemap: rd.doc, Rule: ruleOf(err), Err: err}
-			rd.batch = append(rd.batch, smItem{err: err, doc: rd.doc, line: line, final: final})
+			rd.batch = append(rd.batch, smItem{err: err, line: int32(line), final: final})
 		}
 		if len(rd.batch) == 0 || !send() {
 			recycleBatch(rd.batch)
 		}
 		return
 	}
-}
-
-// ownURL copies an entry the Reader will overwrite.
-func ownURL(u *sitemap.URL) sitemap.URL {
-	v := *u
-	v.Images, v.Videos, v.Alternates = clone(u.Images), clone(u.Videos), clone(u.Alternates)
-	return v
 }
 
 // clone copies s, nil when empty (as the Reader leaves an absent field).
@@ -382,31 +388,32 @@ func clone[S ~[]E, E any](s S) S {
 	return slices.Clone(s)
 }
 
-// recv returns the next batch of records, or the reason the stream stopped.
-func (s *Sitemaps) recv() ([]smItem, error) {
+// recv returns the next batch of records and their document, or the reason
+// the stream stopped.
+func (s *Sitemaps) recv() ([]smItem, string, error) {
 	for {
 		if s.wctx.Err() != nil { // before a batch that may be ready too
-			return nil, context.Cause(s.wctx)
+			return nil, "", context.Cause(s.wctx)
 		}
 		if s.cur == nil {
 			select {
 			case sd, ok := <-s.docs:
 				if !ok {
-					return nil, io.EOF
+					return nil, "", io.EOF
 				}
 				s.cur = sd
 			case <-s.wctx.Done():
-				return nil, context.Cause(s.wctx)
+				return nil, "", context.Cause(s.wctx)
 			}
 		}
 		select {
 		case b, ok := <-s.cur.batches:
 			if ok {
-				return b, nil
+				return b, s.cur.doc, nil
 			}
 			s.cur = nil
 		case <-s.wctx.Done():
-			return nil, context.Cause(s.wctx)
+			return nil, "", context.Cause(s.wctx)
 		}
 	}
 }
@@ -424,7 +431,7 @@ func (s *Sitemaps) Read() (sitemap.URL, error) {
 			// Not cleared: the batch is recycled, and overwritten, next.
 			it := &s.pending[s.next]
 			s.next++
-			s.line, s.col, s.place = it.line, it.col, it.doc
+			s.line, s.col, s.place = int(it.line), int(it.col), s.pendDoc
 			if it.final {
 				s.finish(it.err)
 				return sitemap.URL{}, s.end
@@ -434,13 +441,13 @@ func (s *Sitemaps) Read() (sitemap.URL, error) {
 		if s.end != nil {
 			return sitemap.URL{}, s.end
 		}
-		b, err := s.recv()
+		b, doc, err := s.recv()
 		if err != nil {
 			s.finish(err)
 			continue
 		}
 		recycleBatch(s.pending) // every item read
-		s.pending, s.next = b, 0
+		s.pending, s.pendDoc, s.next = b, doc, 0
 	}
 }
 
@@ -466,9 +473,8 @@ func (s *smReader) flushNotices(off int64) {
 		}
 		s.batch = append(s.batch, smItem{
 			err:  &ParseError{File: s.doc, Line: n.Pos.Line, Column: n.Pos.Col, Err: err},
-			doc:  s.doc,
-			line: n.Pos.Line,
-			col:  n.Pos.Col,
+			line: int32(n.Pos.Line),
+			col:  int32(n.Pos.Col),
 		})
 	}
 	s.notices = s.notices[:0]
