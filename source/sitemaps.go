@@ -62,13 +62,19 @@ type SitemapsOptions struct {
 //
 // Close stops the walk; it must be called when done with the Sitemaps.
 type Sitemaps struct {
-	name   string
-	ctx    context.Context
-	wctx   context.Context // the walk's: done at Close, the end, or ctx's end
-	stop   context.CancelCauseFunc
-	docs   chan *smDoc // the documents with entries, in walk order
-	wg     sync.WaitGroup
-	once   sync.Once
+	name string
+	ctx  context.Context
+	wctx context.Context // the walk's: done at Close, the end, or ctx's end
+	stop context.CancelCauseFunc
+	docs chan *smDoc // the documents with entries, in walk order
+	wg   sync.WaitGroup
+	once sync.Once
+
+	// ahead holds back the readers of documents ahead of the consumer:
+	// under mu, each smDoc's unread batches against its limit (aheadLimit).
+	mu     sync.Mutex
+	ahead  *sync.Cond
+	curSeq int // the walk position of the document the consumer takes
 	unhook func() bool
 
 	// The consumer's state.
@@ -124,7 +130,17 @@ type smItem struct {
 // in walk order: batches until the channel closes.
 type smDoc struct {
 	doc     string
+	seq     int // its position in the walk
+	unread  int // batches sent and not yet taken, under Sitemaps.mu
 	batches chan []smItem
+}
+
+// aheadLimit is how many unread batches sd may hold.
+func (s *Sitemaps) aheadLimit(sd *smDoc) int {
+	if sd.seq == s.curSeq+1 {
+		return smAheadNext
+	}
+	return smAhead
 }
 
 // smBatch is how many records travel together.
@@ -135,6 +151,12 @@ const smBatch = 512
 // the consumer takes the current one (about 2 MB each at most; more
 // costs more in memory traffic and GC than it gains in overlap).
 const smAhead = 16
+
+// smAheadNext is how many batches the document right after the consumer's
+// may hold: most of a 50,000-entry sitemap, so that on two cores it is
+// read while the current one is taken (about 6 MB), where smAhead for
+// every document ahead would cost four times that.
+const smAheadNext = 64
 
 // smBatches recycles the batches the consumer has emptied: a million
 // entries would otherwise be 200 MB of garbage.
@@ -161,6 +183,13 @@ func OpenSitemaps(ctx context.Context, starts []string, o SitemapsOptions) *Site
 		docs: make(chan *smDoc, o.Concurrency),
 	}
 	s.wctx, s.stop = context.WithCancelCause(context.Background())
+	s.ahead = sync.NewCond(&s.mu)
+	s.curSeq = -1
+	context.AfterFunc(s.wctx, func() { // wakes the readers held back
+		s.mu.Lock()
+		s.ahead.Broadcast()
+		s.mu.Unlock()
+	})
 	s.unhook = context.AfterFunc(ctx, func() { s.stop(ctx.Err()) })
 	s.wg.Add(1)
 	go s.walk(starts, o)
@@ -175,6 +204,7 @@ func (s *Sitemaps) walk(starts []string, o SitemapsOptions) {
 	opts := o.Options
 	readers := make(chan struct{}, opts.Concurrency)
 	var later []walkProblem // findings about listings and indexes' children: after every entry
+	seq := 0
 	for d := range discover.Walk(s.wctx, starts, opts) {
 		var head []smItem // the records before the entries
 		if o.KeepGoing {
@@ -203,9 +233,11 @@ func (s *Sitemaps) walk(starts []string, o SitemapsOptions) {
 		if !entries && len(head) == 0 {
 			continue
 		}
-		sd := &smDoc{doc: d.Name, batches: make(chan []smItem, smAhead)}
+		sd := &smDoc{doc: d.Name, seq: seq, batches: make(chan []smItem, smAheadNext+1)}
+		seq++
 		if len(head) > 0 {
 			sd.batches <- head
+			sd.unread = 1
 		}
 		if !entries {
 			close(sd.batches)
@@ -230,7 +262,7 @@ func (s *Sitemaps) walk(starts []string, o SitemapsOptions) {
 		}
 	}
 	if err := joinFatal(later); err != nil {
-		sd := &smDoc{batches: make(chan []smItem, 1)}
+		sd := &smDoc{seq: seq, unread: 1, batches: make(chan []smItem, 1)}
 		sd.batches <- []smItem{{err: err, final: true}}
 		close(sd.batches)
 		select {
@@ -332,13 +364,21 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 	rd.r.OnNotice = rd.notice
 	rd.r.ReuseURL = true // copied into the batch, slices cloned
 	send := func() bool {
-		select {
-		case sd.batches <- rd.batch:
-			rd.batch = newBatch()
-			return true
-		case <-s.wctx.Done():
+		s.mu.Lock()
+		for sd.unread >= s.aheadLimit(sd) && s.wctx.Err() == nil {
+			s.ahead.Wait()
+		}
+		stopped := s.wctx.Err() != nil
+		if !stopped {
+			sd.unread++
+		}
+		s.mu.Unlock()
+		if stopped {
 			return false
 		}
+		sd.batches <- rd.batch // never blocks: unread <= smAheadNext
+		rd.batch = newBatch()
+		return true
 	}
 	for {
 		u, err := rd.r.Read()
@@ -402,6 +442,10 @@ func (s *Sitemaps) recv() ([]smItem, string, error) {
 					return nil, "", io.EOF
 				}
 				s.cur = sd
+				s.mu.Lock()
+				s.curSeq = sd.seq
+				s.ahead.Broadcast()
+				s.mu.Unlock()
 			case <-s.wctx.Done():
 				return nil, "", context.Cause(s.wctx)
 			}
@@ -409,6 +453,10 @@ func (s *Sitemaps) recv() ([]smItem, string, error) {
 		select {
 		case b, ok := <-s.cur.batches:
 			if ok {
+				s.mu.Lock()
+				s.cur.unread--
+				s.ahead.Broadcast() // sd's reader may wait on another's turn
+				s.mu.Unlock()
 				return b, s.cur.doc, nil
 			}
 			s.cur = nil
