@@ -146,16 +146,16 @@ func (s *Sitemaps) aheadLimit(sd *smDoc) int {
 // smBatch is how many records travel together.
 const smBatch = 512
 
-// smAhead is how many batches a document read ahead of the consumer may
-// hold: enough for the next documents to be read on the other cores while
-// the consumer takes the current one (about 2 MB each at most; more
-// costs more in memory traffic and GC than it gains in overlap).
-const smAhead = 16
+// smAhead is how many batches the current document, and those more than
+// one ahead of it, may hold: enough to keep their readers busy between
+// the consumer's takes (about 0.7 MB each; the overlap that matters is
+// the next document's).
+const smAhead = 8
 
 // smAheadNext is how many batches the document right after the consumer's
 // may hold: most of a 50,000-entry sitemap, so that on two cores it is
-// read while the current one is taken (about 6 MB), where smAhead for
-// every document ahead would cost four times that.
+// read while the current one is taken (about 6 MB), where as much for
+// every document ahead would cost Concurrency times that.
 const smAheadNext = 64
 
 // smBatches recycles the batches the consumer has emptied: a million
