@@ -74,7 +74,8 @@ type Sitemaps struct {
 	// under mu, each smDoc's unread batches against its limit (aheadLimit).
 	mu     sync.Mutex
 	ahead  *sync.Cond
-	curSeq int // the walk position of the document the consumer takes
+	free   chan []smItem // emptied batches, for newBatch
+	curSeq int           // the walk position of the document the consumer takes
 	unhook func() bool
 
 	// The consumer's state.
@@ -158,16 +159,27 @@ const smAhead = 8
 // every document ahead would cost Concurrency times that.
 const smAheadNext = 64
 
-// smBatches recycles the batches the consumer has emptied: a million
-// entries would otherwise be 200 MB of garbage.
-var smBatches = sync.Pool{New: func() any { b := make([]smItem, 0, smBatch); return &b }}
+// newBatch returns an empty batch, one the consumer has emptied when there
+// is one: a million entries would otherwise be 200 MB of garbage. The
+// batches are kept by the Sitemaps, not a sync.Pool, which every garbage
+// collection empties: its batches were made again, and cleared, each time.
+func (s *Sitemaps) newBatch() []smItem {
+	select {
+	case b := <-s.free:
+		return b
+	default:
+		return make([]smItem, 0, smBatch)
+	}
+}
 
-func newBatch() []smItem { return (*smBatches.Get().(*[]smItem))[:0] }
-
-func recycleBatch(b []smItem) {
-	if cap(b) == smBatch {
-		b = b[:0]
-		smBatches.Put(&b)
+// recycleBatch keeps b for newBatch.
+func (s *Sitemaps) recycleBatch(b []smItem) {
+	if cap(b) != smBatch {
+		return
+	}
+	select {
+	case s.free <- b[:0]:
+	default:
 	}
 }
 
@@ -184,6 +196,7 @@ func OpenSitemaps(ctx context.Context, starts []string, o SitemapsOptions) *Site
 	}
 	s.wctx, s.stop = context.WithCancelCause(context.Background())
 	s.ahead = sync.NewCond(&s.mu)
+	s.free = make(chan []smItem, smAheadNext+smAhead*o.Concurrency)
 	s.curSeq = -1
 	context.AfterFunc(s.wctx, func() { // wakes the readers held back
 		s.mu.Lock()
@@ -359,7 +372,7 @@ type smReader struct {
 func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 	defer close(sd.batches)
 	defer d.Body.Close()
-	rd := &smReader{doc: d.Name, r: sitemap.NewReader(d.Body), batch: newBatch()}
+	rd := &smReader{doc: d.Name, r: sitemap.NewReader(d.Body), batch: s.newBatch()}
 	rd.r.Name = d.Name
 	rd.r.OnNotice = rd.notice
 	rd.r.ReuseURL = true // copied into the batch, slices cloned
@@ -377,7 +390,7 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 			return false
 		}
 		sd.batches <- rd.batch // never blocks: unread <= smAheadNext
-		rd.batch = newBatch()
+		rd.batch = s.newBatch()
 		return true
 	}
 	for {
@@ -414,7 +427,7 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 			rd.batch = append(rd.batch, smItem{err: err, line: int32(line), final: final})
 		}
 		if len(rd.batch) == 0 || !send() {
-			recycleBatch(rd.batch)
+			s.recycleBatch(rd.batch)
 		}
 		return
 	}
@@ -494,7 +507,7 @@ func (s *Sitemaps) Read() (sitemap.URL, error) {
 			s.finish(err)
 			continue
 		}
-		recycleBatch(s.pending) // every item read
+		s.recycleBatch(s.pending) // every item read
 		s.pending, s.pendDoc, s.next = b, doc, 0
 	}
 }
