@@ -91,7 +91,9 @@ EXIT STATUS
 const flushSize = 256 << 10
 
 func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
-	out := bufio.NewWriterSize(a.stdout, 1<<20)
+	// No larger than a chunk: a chunk then goes to stdout as it is, not
+	// copied into the buffer first.
+	out := bufio.NewWriterSize(a.stdout, flushSize)
 	w := out
 	var spool *os.File
 	csvInfo := &csvCollector{hreflangs: map[string]bool{}}
