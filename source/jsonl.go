@@ -239,8 +239,8 @@ func (j *jsonlSource) Err() error {
 	return j.err
 }
 
-// AppendJSONL appends u as a line NewJSONL reads back, with doc, when not
-// "", as its "sitemap" field (which NewJSONL ignores).
+// AppendJSONL appends u as a line that New reads back in FormatJSONL, with
+// doc, when not "", as its "sitemap" field (which the reader ignores).
 func AppendJSONL(b []byte, u *sitemap.URL, doc string) []byte {
 	// Written by hand, empty fields left out: encoding/json per entry
 	// costs more than reading a sitemap does.
