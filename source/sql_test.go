@@ -657,3 +657,69 @@ func TestSQLiteMemoryFlat(t *testing.T) {
 	}
 	testFlat(t, d.drv, d.dsn, countQuery(1_000_000), 1_000_000)
 }
+
+// TestSQLiteOnlyReads: a query may read the configured database and nothing
+// else. ATTACH and VACUUM INTO would create a file anywhere the process can
+// write (query_only and mode=ro do not stop them); writes and schema
+// changes are refused too, each with an error that says why, and no file
+// appears.
+func TestSQLiteOnlyReads(t *testing.T) {
+	d := newSQLiteDB(t)
+	d.create(t)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "planted.db")
+	for _, q := range []string{
+		"ATTACH DATABASE '" + target + "' AS x; SELECT 'https://example.com/' AS loc",
+		"VACUUM INTO '" + target + "'",
+		"COMMIT; VACUUM INTO '" + target + "'; SELECT 'https://example.com/' AS loc",
+		"ROLLBACK; ATTACH DATABASE '" + target + "' AS x; SELECT 'https://example.com/' AS loc",
+		"SELECT 'https://example.com/' AS loc; ATTACH DATABASE '" + target + "' AS x",
+		"CREATE TABLE planted (x); SELECT 'https://example.com/' AS loc",
+		"INSERT INTO products (slug) VALUES ('x') RETURNING slug AS loc",
+		"PRAGMA query_only = 0; DELETE FROM products RETURNING slug AS loc",
+		"SELECT load_extension('" + target + "') AS loc",
+	} {
+		src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.drv, DSN: d.dsn, Query: q})
+		if err == nil {
+			// A multi-statement query may fail on its first read instead.
+			for {
+				if _, err = src.Read(); err != nil {
+					break
+				}
+			}
+			src.Close()
+			if err == io.EOF {
+				err = nil
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), "authoriz") && !strings.Contains(err.Error(), "cannot VACUUM") {
+			t.Errorf("%s: err = %v, want a refusal", q, err)
+		}
+		if _, err := os.Stat(target); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s: created %s (%v)", q, target, err)
+		}
+	}
+	var n int
+	if err := d.db.QueryRow("SELECT count(*) FROM products").Scan(&n); err != nil || n != productRows {
+		t.Fatalf("products: %d rows, %v; want %d untouched", n, err, productRows)
+	}
+	// What a query needs still works: CTEs (recursive ones too), joins,
+	// functions.
+	src := openSQL(t, d, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 3)
+		SELECT 'https://example.com/' || p.slug || '/' || n.i AS loc, strftime('%Y-%m-%d', '2024-05-01') AS lastmod
+		FROM products p JOIN n ON n.i = p.id`, "")
+	defer src.Close()
+	got := 0
+	for {
+		if _, err := src.Read(); err != nil {
+			if err != io.EOF {
+				t.Fatal(err)
+			}
+			break
+		}
+		got++
+	}
+	if got != 3 {
+		t.Fatalf("read %d rows, want 3", got)
+	}
+}

@@ -10,7 +10,9 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"net/url"
 	"os"
@@ -24,6 +26,8 @@ import (
 // Driver opens SQLite databases for source.OpenSQL. The DSN is a file path
 // or a "file:" URI; the file must exist, and is opened read-only (mode=ro,
 // and the query_only pragma) whatever mode the URI gives, but mode=memory.
+// A query may only read: an authorizer refuses every statement but SELECT
+// (ATTACH and VACUUM INTO, which create files, included).
 type Driver struct{}
 
 // Name returns "sqlite".
@@ -41,7 +45,46 @@ func (Driver) Open(dsn string) (*sql.DB, string, error) {
 	if err != nil {
 		return nil, name, fmt.Errorf("DSN %q: %w", dsn, err)
 	}
-	return sql.OpenDB(c), name, nil
+	return sql.OpenDB(readOnly{c}), name, nil
+}
+
+// readOnly gives each connection an authorizer that lets a query read and
+// nothing else. mode=ro and query_only keep the database itself unchanged,
+// but not the rest of the disk: ATTACH DATABASE and VACUUM INTO create the
+// file they name, anywhere the process may write.
+type readOnly struct{ driver.Connector }
+
+func (c readOnly) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := conn.(sqlite.AuthorizerRegisterer)
+	if !ok {
+		conn.Close()
+		return nil, fmt.Errorf("%T cannot authorize statements, and a query must only read", conn)
+	}
+	if err := a.RegisterAuthorizer(onlyRead); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("authorizer: %w", err)
+	}
+	return conn, nil
+}
+
+// onlyRead allows what a SELECT does (read tables, call functions, recurse
+// in a CTE) and the read-only transaction OpenSQL runs it in; SQLite then
+// refuses anything else with "not authorized". load_extension would run a
+// library's code.
+func onlyRead(action sqlite.AuthorizerActionCode, _, arg2, _, _ string) sqlite.AuthorizerReturnCode {
+	switch action {
+	case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive, sqlite.AuthTransaction:
+		return sqlite.AuthorizerOK
+	case sqlite.AuthFunction:
+		if !strings.EqualFold(arg2, "load_extension") {
+			return sqlite.AuthorizerOK
+		}
+	}
+	return sqlite.AuthorizerDeny
 }
 
 // readOnlyURI turns a path or file: URI into a read-only URI, and names it.
