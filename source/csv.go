@@ -241,6 +241,16 @@ func (c *csvSource) record(line string) ([]string, error) {
 	fail := func(e error) ([]string, error) {
 		return nil, &ParseError{File: c.name, Line: startLine, Column: col, Err: e}
 	}
+	// A quote left open swallows the rest of the input into one field, so
+	// no later record can be trusted: the error ends the stream, naming
+	// where the quote opens, instead of refusing one record and going on
+	// from wherever the field stopped.
+	unclosed := func(what string) ([]string, error) {
+		col = c.cols1[len(c.cols1)-1]
+		_, err := fail(fmt.Errorf("%w: field %d opens a quote here that %s", ErrQuote, len(c.cols1), what))
+		c.err = err
+		return nil, err
+	}
 fields:
 	for {
 		c.cols1 = append(c.cols1, col)
@@ -270,12 +280,11 @@ fields:
 			if i < 0 {
 				c.rec = append(c.rec, line...)
 				if len(c.rec) > MaxLineBytes {
-					return fail(ErrLineTooLong)
+					return unclosed(fmt.Sprintf("is not closed within %d MiB", MaxLineBytes>>20))
 				}
 				next, ok := c.lr.next()
 				if !ok {
-					col = c.cols1[len(c.cols1)-1] // where the field opens
-					return fail(ErrQuote)
+					return unclosed("is never closed")
 				}
 				c.rec = append(c.rec, '\n')
 				line, col = next, 1

@@ -136,7 +136,7 @@ func TestCSVErrors(t *testing.T) {
 		{name: "bare quote", in: "loc\nhttps://www.example.com/a\"b\nhttps://www.example.com/c\n",
 			want: []string{`f.csv:2:26: bare " in non-quoted field`}, urls: []string{"https://www.example.com/c"}},
 		{name: "bad quote", in: "loc\n\"https://www.example.com/a\"b\n", want: []string{`f.csv:2:27: extraneous or missing " in quoted field`}},
-		{name: "unterminated", in: string(open(t, "bad-quote.csv")), want: []string{`f.csv:2:1: extraneous or missing " in quoted field`}},
+		{name: "unterminated", in: string(open(t, "bad-quote.csv")), want: []string{`f.csv:2:1: extraneous or missing " in quoted field: field 1 opens a quote here that is never closed`}, fatal: true},
 		{name: "empty", in: ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -504,3 +504,31 @@ func genSameSnapshot(t *testing.T, before, after map[string]string) {
 		}
 	}
 }
+
+// TestGenerateUnclosedQuote: a CSV field that opens a quote and never
+// closes it swallows the rest of the file. Whether the file ends first or
+// the field outgrows the longest record, the input cannot be read: the
+// error names the line where the quote opens, and nothing is published.
+func TestGenerateUnclosedQuote(t *testing.T) {
+	in := t.TempDir()
+	dir := t.TempDir()
+	genRun(t, "", "generate", "--base", genBase, "--out", dir, genWrite(t, in, "good.txt", genNumbered(3, "g"))).want(t, exitOK)
+	before := genSnapshot(t, dir)
+
+	var big strings.Builder
+	big.WriteString("loc,lastmod\n" + genBase + "a,2024-01-01\n" + genBase + "b,\"2024-01-01\n")
+	for i := range 600_100 {
+		fmt.Fprintf(&big, "%sp%d,2024-01-01\n", genBase, i)
+	}
+	for name, content := range map[string]string{
+		"small.csv": "loc,lastmod\n" + genBase + "a,2024-01-01\n" + genBase + "b,\"2024-01-01\n" + genBase + "c,2024-01-01\n" + genBase + "d,2024-01-01\n",
+		"big.csv":   big.String(),
+	} {
+		r := genRun(t, "", "generate", "--base", genBase, "--out", dir, genWrite(t, in, name, content))
+		r.want(t, exitInputErrors)
+		if !strings.Contains(r.stderr, name+":3:") || !strings.Contains(r.stderr, "quote") || !strings.Contains(r.stderr, "nothing was published") {
+			t.Errorf("%s: stderr:\n%s", name, r.stderr)
+		}
+		genSameSnapshot(t, before, genSnapshot(t, dir))
+	}
+}
