@@ -61,7 +61,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -248,9 +247,9 @@ const (
 // in it are made relative to path's folder. The error is an *Error, or
 // several joined, for mistakes in the file.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := loadCapped(path)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, err
 	}
 	return parse(data, path)
 }
@@ -258,14 +257,17 @@ func Load(path string) (*Config, error) {
 // Parse reads and checks a config file's content from r; name is its file
 // name, used in errors and as the folder relative paths are relative to.
 func Parse(r io.Reader, name string) (*Config, error) {
-	data, err := io.ReadAll(r)
+	data, err := readCapped(r, name)
 	if err != nil {
-		return nil, fmt.Errorf("config: reading %s: %w", name, err)
+		return nil, err
 	}
 	return parse(data, name)
 }
 
 func parse(data []byte, name string) (*Config, error) {
+	if err := checkShape(data, name); err != nil {
+		return nil, err
+	}
 	var raw map[string]any
 	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
 		return nil, syntaxError(name, err)
