@@ -1,15 +1,20 @@
 package publish
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // The manifest lists the files of a published set, so that a later run
@@ -47,7 +52,9 @@ type manifestFile struct {
 	Group   string `json:"group,omitempty"`   // the group of a child file (see Builder.Group)
 }
 
-func manifestName(name string) string { return ".sitemapkit-manifest-" + name + ".json" }
+const manifestPrefix = ".sitemapkit-manifest-"
+
+func manifestName(name string) string { return manifestPrefix + name + ".json" }
 
 // readManifest returns dir's manifest for the set name; a missing one is
 // an empty manifest. A damaged one is reported, and treated as empty: no
@@ -143,4 +150,114 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// otherStems returns the names that the other sets published in dir write
+// their files under (each set's name and its groups'), mapped to the set's
+// name, from their manifests. Two sets must not share one: files of one
+// shape would belong to both, and one set would take, then remove, the
+// other's. A manifest that cannot be read gives nothing.
+func otherStems(dir, name string) map[string]string {
+	stems := map[string]string{}
+	paths, _ := filepath.Glob(filepath.Join(dir, manifestName("*")))
+	for _, p := range paths {
+		set := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), manifestPrefix), ".json")
+		if set == name || !ValidName(set) {
+			continue
+		}
+		m, err := readManifest(dir, set)
+		if err != nil {
+			continue
+		}
+		stems[set] = set
+		for _, f := range slices.Concat(m.Files, m.Pending) {
+			if f.Group != "" {
+				stems[f.Group] = set
+			}
+		}
+	}
+	return stems
+}
+
+// stemTaken is the error for a set or group named like a file stem of the
+// set other in dir.
+func stemTaken(dir, what, name, other string) error {
+	uses := "as its name"
+	if other != name {
+		uses = "for a group"
+	}
+	return fmt.Errorf("publish: %s %q: the set %q in %s uses that name %s, and the two sets' files would be confused; choose another name", what, name, other, dir, uses)
+}
+
+// unchanged reports whether the file at path still is the file f records,
+// before it is removed: a manifest is a file in a folder people edit, and
+// a name of the set's shape is no proof that the file under it is still
+// ours. A regular file of f's size whose uncompressed content has f's
+// checksum is; a missing one counts as unchanged (nothing to remove). A
+// record without sizes and sum (the oldest manifests) is taken at its word.
+func (f manifestFile) unchanged(path string) (bool, error) {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return true, nil
+	case err != nil:
+		return false, err
+	case !st.Mode().IsRegular() || f.Disk > 0 && st.Size() != f.Disk:
+		return false, nil
+	case f.Sum == "":
+		return true, nil
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer file.Close()
+	var r io.Reader = file
+	if strings.HasSuffix(f.Name, ".gz") {
+		zr, err := gzip.NewReader(file)
+		if err != nil {
+			return false, nil // not even gzip: not what we wrote
+		}
+		defer zr.Close()
+		r = zr
+	}
+	h := crc32.New(castagnoli)
+	n, err := io.Copy(h, io.LimitReader(r, f.Bytes+1))
+	if err != nil {
+		return false, nil
+	}
+	return n == f.Bytes && fmt.Sprintf("%08x", h.Sum32()) == f.Sum, nil
+}
+
+// sameBytes reports whether the files at a and b hold the same bytes,
+// reading both in step, in constant memory.
+func sameBytes(a, b string) (bool, error) {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false, err
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false, err
+	}
+	defer fb.Close()
+	bufA, bufB := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, errA := io.ReadFull(fa, bufA)
+		nb, errB := io.ReadFull(fb, bufB)
+		if !bytes.Equal(bufA[:na], bufB[:nb]) {
+			return false, nil
+		}
+		endA := errA == io.EOF || errA == io.ErrUnexpectedEOF
+		endB := errB == io.EOF || errB == io.ErrUnexpectedEOF
+		switch {
+		case errA != nil && !endA:
+			return false, errA
+		case errB != nil && !endB:
+			return false, errB
+		case endA || endB:
+			return endA && endB, nil
+		}
+	}
 }

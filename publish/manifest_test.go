@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -155,5 +156,95 @@ func TestNameTakenFailsCleanly(t *testing.T) {
 	build(t, opts, items(100, 125))
 	if data, err := os.ReadFile(edited); err != nil || string(data) != "edited by hand" {
 		t.Errorf("the file that stopped the failed run: %q, %v", data, err)
+	}
+}
+
+// A file under a child's name with the child's size but other bytes, and
+// no manifest to vouch for it (a user's file, or one left by a failed
+// copy), is not adopted as the child: the run fails as for any taken name
+// and the file is left as it was. Only the bytes can tell: the name
+// carries a checksum, but of the content the file was meant to have.
+func TestSameSizeOtherBytesNotAdopted(t *testing.T) {
+	urls := items(0, 25)
+	for _, gz := range []bool{false, true} {
+		// Learn child 2's name and size from a run in another folder.
+		refDir := t.TempDir()
+		ref := build(t, Options{Dir: refDir, MaxURLs: 10, Gzip: gz}, urls).Files[2]
+		st, err := os.Stat(filepath.Join(refDir, ref.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		garbage := bytes.Repeat([]byte("x"), int(st.Size()))
+		planted := filepath.Join(dir, ref.Name)
+		if err := os.WriteFile(planted, garbage, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, dir)
+		_, err = tryBuild(t, Options{Dir: dir, MaxURLs: 10, Gzip: gz}, urls)
+		if err == nil || !strings.Contains(err.Error(), "exists with other content") {
+			t.Fatalf("gzip %v: Publish over a same-size file: %v, want an error", gz, err)
+		}
+		assertSame(t, before, snapshot(t, dir))
+		assertNoTemps(t, dir)
+	}
+	// The same bytes are adopted (a set whose manifest was lost).
+	dir := t.TempDir()
+	first := build(t, Options{Dir: dir, MaxURLs: 10}, urls)
+	if err := os.Remove(filepath.Join(dir, manifestName("sitemap"))); err != nil {
+		t.Fatal(err)
+	}
+	res := build(t, Options{Dir: dir, MaxURLs: 10}, urls)
+	for i, f := range res.Files {
+		if f.Name != first.Files[i].Name || !f.Index && !f.Kept {
+			t.Errorf("%s: kept %v, want the same child kept", f.Name, f.Kept)
+		}
+	}
+}
+
+// A file the manifest names but which was changed since (a user's edit,
+// another tool) is not the set's any more: when the set no longer needs
+// it, it is left in place with a warning, not removed.
+func TestChangedFileNotRemoved(t *testing.T) {
+	for _, edit := range []struct {
+		name string
+		f    func(old []byte) []byte
+	}{
+		{"other size", func(old []byte) []byte { return append(old, "<!-- mine -->"...) }},
+		{"same size", func(old []byte) []byte { return bytes.Replace(old, []byte("item-1"), []byte("item-X"), 1) }},
+	} {
+		dir := t.TempDir()
+		opts := Options{Dir: dir, MaxURLs: 10}
+		first := build(t, opts, items(0, 25))
+		edited := filepath.Join(dir, first.Files[1].Name)
+		old, err := os.ReadFile(edited)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := edit.f(old)
+		if bytes.Equal(mine, old) {
+			t.Fatalf("%s: the edit changed nothing", edit.name)
+		}
+		if err := os.WriteFile(edited, mine, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := build(t, opts, items(100, 125))
+		if data, err := os.ReadFile(edited); err != nil || !bytes.Equal(data, mine) {
+			t.Errorf("%s: the edited file was removed or changed (%v)", edit.name, err)
+		}
+		if !slices.ContainsFunc(res.Warnings, func(w string) bool {
+			return strings.Contains(w, filepath.Base(edited)) && strings.Contains(w, "changed")
+		}) {
+			t.Errorf("%s: warnings %q, want one naming the kept file", edit.name, res.Warnings)
+		}
+		// It is not the set's any more: the next run leaves it alone too,
+		// without warning again.
+		res = build(t, opts, items(200, 225))
+		if _, err := os.Stat(edited); err != nil {
+			t.Errorf("%s: %v", edit.name, err)
+		}
+		if len(res.Warnings) > 0 {
+			t.Errorf("%s: warnings on the next run: %q", edit.name, res.Warnings)
+		}
 	}
 }

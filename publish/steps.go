@@ -46,6 +46,10 @@ type planned struct {
 	tmp    string // its complete temp file: a child's from the pipeline, an index file's once staged
 	doc    []byte // an index file's content, until staged
 	action action
+	// verify: kept, but no manifest vouches for the file under its name
+	// (a set whose manifest was lost, or a file someone put there): stage
+	// keeps it only if it holds the temp file's very bytes.
+	verify bool
 }
 
 func (p *planned) record() manifestFile {
@@ -171,6 +175,8 @@ func (p *publication) decide(dir string, old *manifest, state func(name string) 
 			return errTaken(filepath.Join(dir, f.Name))
 		default:
 			f.action = keep
+			_, known := old.find(f.Name)
+			f.verify = !known
 		}
 	}
 	for _, f := range p.tops() {
@@ -324,6 +330,19 @@ func (p *publication) account(name string, old *manifest) {
 // to replace to a temp file, fsynced, and removes the temps of the files
 // kept as they are.
 func (b *Builder) stage(ctx context.Context, p *publication) error {
+	for _, f := range p.inner() {
+		if !f.verify {
+			continue
+		}
+		path := filepath.Join(b.opts.Dir, f.Name)
+		same, err := sameBytes(path, f.tmp)
+		if err != nil {
+			return fmt.Errorf("publish: %w", err)
+		}
+		if !same {
+			return errTaken(path)
+		}
+	}
 	for _, f := range p.files() {
 		switch {
 		case f.action == keep && f.tmp != "":
@@ -442,7 +461,17 @@ func (b *Builder) retire(p *publication) {
 	}
 	var left []manifestFile
 	for _, f := range stale {
-		if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		path := filepath.Join(dir, f.Name)
+		if ok, err := f.unchanged(path); err != nil {
+			b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("publish: stale file not removed: %v", err))
+			left = append(left, f)
+			continue
+		} else if !ok {
+			// Someone's file now, not the set's: left alone, and forgotten.
+			b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("publish: %s changed since it was published; left in place, no longer part of the set", path))
+			continue
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("publish: stale file not removed: %v", err))
 			left = append(left, f)
 		}
