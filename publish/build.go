@@ -97,9 +97,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -176,6 +178,12 @@ type Builder struct {
 	children []*child
 	group    string         // the current group (see Group); "" for the main set
 	groups   map[string]int // children per group, by name ("" for the main set)
+	// created is the topmost folder New made for Dir ("" when Dir was
+	// there): a run that publishes nothing removes what it made.
+	created string
+	// others maps the names other sets in the folder write files under
+	// (their own and their groups') to the set's name.
+	others map[string]string
 	// firstPlain: the first child is being written, or was, uncompressed
 	// with Gzip, in case it stays the set's only file.
 	firstPlain bool
@@ -213,6 +221,7 @@ func New(opts Options) (*Builder, error) {
 	if origin(public.String()) != origin(baseScope.String()) {
 		scope = baseScope
 	}
+	created := missingTop(opts.Dir)
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
@@ -224,7 +233,14 @@ func New(opts Options) (*Builder, error) {
 		unlock()
 		return nil, err
 	}
+	others := otherStems(opts.Dir, opts.Name)
+	if set, ok := others[opts.Name]; ok {
+		unlock()
+		return nil, stemTaken(opts.Dir, "set", opts.Name, set)
+	}
 	b := &Builder{
+		created:   created,
+		others:    others,
 		opts:      opts,
 		publicURL: public.String(),
 		scope:     scope,
@@ -481,6 +497,9 @@ func (b *Builder) Group(ctx context.Context, name string) error {
 	case b.groups[name] > 0:
 		return fmt.Errorf("publish: group %q was already used: a group's URLs must be added together", name)
 	}
+	if set, ok := b.others[name]; ok && name != "" {
+		return b.fail(stemTaken(b.opts.Dir, "group", name, set))
+	}
 	if b.w != nil {
 		b.cw.ctx = ctx
 		if b.w.Count() == 0 {
@@ -505,7 +524,39 @@ func (b *Builder) Abort() error {
 	defer b.unlock()
 	b.cw.discard()
 	b.pipe.finish()
-	return b.pipe.removeTemps()
+	err := b.pipe.removeTemps()
+	b.unmake()
+	return err
+}
+
+// unmake removes the folders New made, when they are empty: a run that
+// fails must not leave a new, empty --out behind.
+func (b *Builder) unmake() {
+	if b.created == "" {
+		return
+	}
+	for dir := filepath.Clean(b.opts.Dir); ; dir = filepath.Dir(dir) {
+		if os.Remove(dir) != nil || dir == b.created {
+			return
+		}
+	}
+}
+
+// missingTop returns the topmost folder of dir's path that does not exist,
+// or "" when dir does.
+func missingTop(dir string) string {
+	top := ""
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			return top
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "" // unknown: leave everything as it is
+		}
+		top = d
+		if filepath.Dir(d) == d {
+			return top
+		}
+	}
 }
 
 // Publish finishes the new set and swaps it in (see the package doc): the
@@ -552,6 +603,7 @@ func (b *Builder) Publish(ctx context.Context) (*Result, error) {
 		b.res.Warnings = append(b.res.Warnings, rerr.Error())
 	}
 	if b.err != nil {
+		b.unmake()
 		return nil, b.err
 	}
 	b.res.Elapsed = time.Since(b.start)

@@ -1115,3 +1115,56 @@ func TestFilesReadableByAll(t *testing.T) {
 		}
 	}
 }
+
+// A run that fails or is abandoned leaves no folder it made: a bad
+// source found after New must not leave an empty --out behind (and its
+// parents, when New made them too). A folder that was there stays.
+func TestFailedRunLeavesNoNewFolder(t *testing.T) {
+	root := t.TempDir()
+	for _, end := range []string{"abort", "empty", "cancelled"} {
+		dir := filepath.Join(root, end, "a", "b")
+		b, err := New(Options{Dir: dir, Base: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("%s: New did not make the folder: %v", end, err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		switch end {
+		case "abort":
+			u := item(1)
+			if err := b.Add(ctx, &u); err != nil {
+				t.Fatal(err)
+			}
+			b.Abort()
+		case "empty":
+			if _, err := b.Publish(ctx); !errors.Is(err, ErrEmpty) {
+				t.Fatalf("%s: %v", end, err)
+			}
+		case "cancelled":
+			u := item(1)
+			if err := b.Add(ctx, &u); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			if _, err := b.Publish(ctx); !errors.Is(err, context.Canceled) {
+				t.Fatalf("%s: %v", end, err)
+			}
+		}
+		cancel()
+		if _, err := os.Stat(filepath.Join(root, end)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: the folders New made are still there (%v)", end, err)
+		}
+	}
+	// A folder that existed is left, even empty.
+	dir := t.TempDir()
+	b, err := New(Options{Dir: dir, Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Abort()
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatal(err)
+	}
+}

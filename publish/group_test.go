@@ -196,3 +196,50 @@ func TestGroupErrors(t *testing.T) {
 		t.Errorf("Group after Abort: %v, want ErrDone", err)
 	}
 }
+
+// Two sets in one folder must not share a stem: the set "sitemap" with a
+// group "products" writes products-N-XXXXXXXX.xml, as does the set
+// "products". Had both been allowed, one set adopted the other's child and
+// later removed it, leaving an index that names a missing file. Whichever
+// comes second is refused, and the first is left whole.
+func TestSetAndGroupNamesCannotCollide(t *testing.T) {
+	for _, order := range []string{"group first", "set first"} {
+		dir := t.TempDir()
+		withGroup := func() error {
+			b, err := New(Options{Dir: dir, Base: base, MaxURLs: 10})
+			if err != nil {
+				return err
+			}
+			defer b.Abort()
+			ctx := context.Background()
+			if err := b.Group(ctx, "products"); err != nil {
+				return err
+			}
+			for _, u := range items(0, 25) {
+				if err := b.Add(ctx, &u); err != nil {
+					return err
+				}
+			}
+			_, err = b.Publish(ctx)
+			return err
+		}
+		asSet := func() error {
+			_, err := tryBuild(t, Options{Dir: dir, Name: "products", MaxURLs: 10}, items(0, 25))
+			return err
+		}
+		first, second := withGroup, asSet
+		if order == "set first" {
+			first, second = asSet, withGroup
+		}
+		if err := first(); err != nil {
+			t.Fatalf("%s: %v", order, err)
+		}
+		before := snapshot(t, dir)
+		err := second()
+		if err == nil || !strings.Contains(err.Error(), `"products"`) || !strings.Contains(err.Error(), "set") {
+			t.Fatalf("%s: second set: %v, want an error naming the shared name", order, err)
+		}
+		assertSame(t, before, snapshot(t, dir))
+		xsdtest.Check(t, dir)
+	}
+}

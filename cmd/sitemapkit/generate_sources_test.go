@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -253,5 +254,30 @@ func TestInitThenGenerate(t *testing.T) {
 	r.want(t, exitOK)
 	if got := genLocs(genPublished(t, out, "sitemap.xml")); len(got) != 2 {
 		t.Errorf("the starter config published %v, want urls.txt's 2 URLs", got)
+	}
+}
+
+// TestGenerateBadQueryLeavesNoFolder: a source that fails once the run
+// has begun (a query on a missing table, a damaged file) leaves no --out
+// folder behind when there was none.
+func TestGenerateBadQueryLeavesNoFolder(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "shop.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE products (slug TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	out := filepath.Join(dir, "site", "public")
+	r := genRun(t, "", "generate", "--base", genBase, "--out", out,
+		"--sql-driver", "sqlite", "--sql-dsn", dbPath, "--sql-query", "SELECT loc FROM pages")
+	if r.code == exitOK || !strings.Contains(r.stderr, "pages") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "site")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed run left %s (%v)", filepath.Join(dir, "site"), err)
 	}
 }
