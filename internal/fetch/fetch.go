@@ -32,7 +32,24 @@ const (
 	// DefaultMaxBytes is the protocol's limit plus room for a server's
 	// trailing whitespace: a sitemap larger than this is an error anyway.
 	DefaultMaxBytes = sitemap.MaxBytes + 1<<20
+	// MaxCodings caps the Content-Encoding codings a response may stack.
+	// Each is a decoder with its own state; real servers send one, and a
+	// chain of a million ("gzip, gzip, …" in a 5 MB header) would cost a
+	// million decoders. Two is already unusual; four leaves room.
+	MaxCodings = 4
+	// MaxHeaderBytes caps a response's header, when the Client makes its
+	// own transport (net/http's default allows 10 MB).
+	MaxHeaderBytes = 1 << 20
 )
+
+// transport is the Client's default: http.DefaultTransport's settings,
+// with the header capped at MaxHeaderBytes. One for all clients, so that
+// connections are reused.
+var transport = func() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxResponseHeaderBytes = MaxHeaderBytes
+	return t
+}()
 
 // UserAgent returns sitemapkit's User-Agent for a version, e.g.
 // "sitemapkit/1.2.0 (+https://github.com/sitemapkit/sitemapkit)". Its
@@ -53,6 +70,7 @@ var (
 	ErrRedirectLoop        = errors.New("redirect loop")
 	ErrTimeout             = errors.New("timed out")
 	ErrUnsupportedEncoding = errors.New("unsupported Content-Encoding")
+	ErrTooManyCodings      = fmt.Errorf("Content-Encoding header: more than %d codings", MaxCodings)
 	ErrNotHTTP             = errors.New("not an http or https URL")
 )
 
@@ -70,7 +88,8 @@ type Client struct {
 	// MaxRedirects is how many redirects one Get follows. Default (0):
 	// DefaultMaxRedirects. Negative: none.
 	MaxRedirects int
-	// Transport makes the requests. Default (nil): http.DefaultTransport.
+	// Transport makes the requests. Default (nil): http.DefaultTransport's
+	// settings, with a response header capped at MaxHeaderBytes.
 	Transport http.RoundTripper
 }
 
@@ -133,6 +152,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 		return nil, err
 	}
 	body, closers, derr := c.decode(resp.Body, resp.Header)
+	encodings, _ := codings(resp.Header) // decode checked them
 	if derr != nil {
 		resp.Body.Close()
 		cancel()
@@ -144,7 +164,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 		Status:     resp.Status,
 		Header:     resp.Header,
 		Redirects:  resp.hops,
-		Encodings:  codings(resp.Header),
+		Encodings:  encodings,
 		Body: &fetchBody{
 			r: body, closers: append(closers, resp.Body), cancel: cancel,
 			ctx: ctx, fctx: fctx, timeout: timeout,
@@ -162,8 +182,12 @@ func (c *Client) get(ctx context.Context, rawURL string) (*hopResponse, *Error) 
 	if maxRedirects == 0 {
 		maxRedirects = DefaultMaxRedirects
 	}
+	rt := c.Transport
+	if rt == nil {
+		rt = transport
+	}
 	client := &http.Client{
-		Transport: c.Transport,
+		Transport: rt,
 		// Redirects are followed below, so that each hop is recorded.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
@@ -230,18 +254,22 @@ func isRedirect(code int) bool {
 }
 
 // codings lists the Content-Encoding codings in the order they were
-// applied, from every Content-Encoding header line.
-func codings(h http.Header) []string {
+// applied, from every Content-Encoding header line; more than MaxCodings
+// is ErrTooManyCodings, found without reading the rest of the header.
+func codings(h http.Header) ([]string, error) {
 	var out []string
 	for _, v := range h.Values("Content-Encoding") {
 		for c := range strings.SplitSeq(v, ",") {
 			c = strings.ToLower(strings.TrimSpace(c))
 			if c != "" && c != "identity" {
+				if len(out) == MaxCodings {
+					return nil, ErrTooManyCodings
+				}
 				out = append(out, c)
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // decode undoes the codings, last applied first, each layer capped so that
@@ -252,7 +280,10 @@ func (c *Client) decode(r io.Reader, h http.Header) (io.Reader, []io.Closer, err
 		limit = DefaultMaxBytes
 	}
 	r = &capReader{r: r, left: limit, limit: limit}
-	cs := codings(h)
+	cs, err := codings(h)
+	if err != nil {
+		return nil, nil, err
+	}
 	var closers []io.Closer
 	for i := len(cs) - 1; i >= 0; i-- {
 		d, err := decoder(cs[i], r)

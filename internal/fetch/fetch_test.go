@@ -9,9 +9,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -286,5 +289,53 @@ func TestConnectionRefused(t *testing.T) {
 	var fe *Error
 	if err == nil || !errors.As(err, &fe) || fe.URL != u {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestCodingChains: a Content-Encoding of many codings (each a decoder
+// and, before the cap, a level of recursion and of error wrapping) is
+// refused with an error naming the header, in flat memory; a header too
+// large to be one is refused by its size. Both crashed the process before
+// (stack overflow, or memory growing with the square of the count).
+func TestCodingChains(t *testing.T) {
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
+	body := []byte("<urlset/>")
+	twice := gz(gz(body))
+	for _, tc := range []struct {
+		name, encoding string
+		body           []byte
+		want           string // "" for success
+	}{
+		{"two codings", "gzip, gzip", twice, ""},
+		{"gzip × 1,000,000 (5 MB header)", strings.Repeat("gzip, ", 999_999) + "gzip", twice, "header"},
+		{"br × 10,000 (30 KB header)", strings.Repeat("br,", 9_999) + "br", body, "Content-Encoding"},
+		{"gzip × 5", "gzip,gzip,gzip,gzip,gzip", body, "Content-Encoding"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := serve(t, tc.body, tc.encoding)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			got, _, err := getAll(t, &Client{}, u)
+			runtime.ReadMemStats(&after)
+			if tc.want == "" {
+				if err != nil || string(got) != string(body) {
+					t.Fatalf("got %q, %v", got, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+				t.Fatalf("err = %.400v, want a short error naming %q", err, tc.want)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+				t.Errorf("allocated %d MB", alloc>>20)
+			}
+		})
 	}
 }
