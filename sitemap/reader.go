@@ -92,6 +92,7 @@ type Reader struct {
 	have    bool                  // an entry was returned and its marks are current
 	fields  [4]int                // mark of loc, lastmod, changefreq, priority; -1 when absent
 	ext     [extKinds][]fieldMark // marks of the entry's images, videos, news and alternates
+	over    [overKinds]excess     // repeated children skipped past their caps
 	vals    []byte
 	scratch []byte
 

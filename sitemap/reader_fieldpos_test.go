@@ -183,23 +183,24 @@ func TestViolationIndexPlacesProblems(t *testing.T) {
 	}
 }
 
-// TestViolationIndexTooManyImages: the violation is placed at the first
-// image too many.
-func TestViolationIndexTooManyImages(t *testing.T) {
+// TestNoticeTooManyImages: the Reader keeps the first 1,000 images and
+// places its notice, with the real count, at the first image too many.
+func TestNoticeTooManyImages(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<urlset ` + fpNS + `><url><loc>http://www.example.com/p</loc>`)
 	for i := range sitemap.MaxImages + 2 {
 		fmt.Fprintf(&b, "\n<image:image><image:loc>http://www.example.com/%d.jpg</image:loc></image:image>", i)
 	}
 	b.WriteString("</url></urlset>")
-	r, u, _ := fpRead(t, strings.NewReader(b.String()))
+	_, u, notices := fpRead(t, strings.NewReader(b.String()))
 	var got []string
-	u.Check(func(v *sitemap.Violation) {
-		got = append(got, fmt.Sprintf("%s %s[%d] %s", posString(r.FieldPos(v.Field, v.Index)), v.Field, v.Index, v.Rule))
-	})
+	for _, n := range notices {
+		got = append(got, fmt.Sprintf("%s %s %s", posString(n.Pos), n.Rule, n.Msg))
+	}
 	// Image i is on line i+2.
-	if want := []string{fmt.Sprintf("%d:1 image:image[%d] too-many-images", sitemap.MaxImages+2, sitemap.MaxImages)}; !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
+	want := []string{fmt.Sprintf("%d:1 too-many-images 1002 images; a <url> may carry at most 1,000: the first 1000 are read", sitemap.MaxImages+2)}
+	if !slices.Equal(got, want) || len(u.Images) != sitemap.MaxImages {
+		t.Errorf("got %q and %d images, want %q and %d", got, len(u.Images), want, sitemap.MaxImages)
 	}
 }
 

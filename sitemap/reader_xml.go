@@ -184,6 +184,11 @@ func (r *Reader) entry() (*URL, error) {
 	var span [4][2]int
 	var fixed [4]string
 	u := r.newURL()
+	defer func() {
+		r.sayOver(overImages, len(u.Images))
+		r.sayOver(overVideos, len(u.Videos))
+		r.sayOver(overAlternates, len(u.Alternates))
+	}()
 	if s.tag.empty {
 		return r.noLoc(off, entryTag)
 	}
@@ -334,8 +339,14 @@ func (r *Reader) extension(u *URL, t *tagInfo) error {
 	s := &r.s
 	switch {
 	case t.id == nsImage && string(t.local) == "image":
+		if len(u.Images) >= MaxImages {
+			return r.skipOver(overImages, t.off)
+		}
 		return r.image(u)
 	case t.id == nsVideo && string(t.local) == "video":
+		if len(u.Videos) >= maxVideos {
+			return r.skipOver(overVideos, t.off)
+		}
 		return r.video(u)
 	case t.id == nsNews && string(t.local) == "news":
 		if u.News != nil {
@@ -580,6 +591,10 @@ func (r *Reader) video(u *URL) error {
 	var v Video
 	last := -1
 	var seen uint32
+	defer func() {
+		r.sayOver(overTags, len(v.Tags))
+		r.sayOver(overPrices, len(v.Prices))
+	}()
 	err := r.children(func(t *tagInfo) error {
 		f, ok := videoFields[string(t.local)]
 		if t.id != nsVideo || !ok {
@@ -593,9 +608,15 @@ func (r *Reader) video(u *URL) error {
 		}
 		// Attributes first: reading the text scans past them.
 		var a1, a2, a3 string
-		switch f {
-		case 8, 19, 22: // content_segment_loc, tvshow, id: no field in Video
+		switch {
+		case f == 8 || f == 19 || f == 22: // content_segment_loc, tvshow, id: no field in Video
 			return s.skip()
+		case f == 11 && len(v.Tags) >= MaxVideoTags:
+			return r.skipOver(overTags, t.off)
+		case f == 16 && len(v.Prices) >= maxPrices:
+			return r.skipOver(overPrices, t.off)
+		}
+		switch f {
 		case 4:
 			if _, ok := s.attr("autoplay"); ok {
 				r.deprecated(t.off, "video:player_loc@autoplay")
@@ -772,10 +793,75 @@ func (r *Reader) link(u *URL) error {
 			// As an image without its URL: the alternate is dropped, the
 			// page is kept.
 			r.warn(t.off, RuleHreflang, fmt.Sprintf("<%s rel=\"alternate\"> with an empty hreflang (not read): give a language code such as en or en-GB, or x-default", t.qname))
+		case len(u.Alternates) >= maxAlternates:
+			return r.skipOver(overAlternates, t.off)
 		default:
 			r.markExt(extLink, "xhtml:link", len(u.Alternates), t.off)
 			u.Alternates = append(u.Alternates, Alternate{Hreflang: lang, Href: href})
 		}
 	}
 	return s.skip()
+}
+
+// Caps on a repeated child of one <url> or video, past which the Reader
+// counts the elements without keeping them: one <url> of a hostile file
+// (600,000 images: 47 MB, 95 KB gzipped) then costs what a legal one does.
+// Images and video tags have the protocol's limits (MaxImages,
+// MaxVideoTags); the others have none, and these are far past any real
+// page.
+const (
+	maxVideos     = 1000 // <video:video> per <url>
+	maxAlternates = 1000 // hreflang <xhtml:link> per <url>
+	maxPrices     = 100  // <video:price> per video
+)
+
+// The repeated children that have a cap, as indexes of Reader.over.
+const (
+	overImages = iota
+	overVideos
+	overAlternates
+	overTags
+	overPrices
+	overKinds
+)
+
+// overNames name the children of each over kind, with the Rule and the cap
+// of their notice.
+var overNames = [overKinds]struct {
+	what, rule, limit string
+	max               int
+}{
+	{"images", RuleTooManyImages, "a <url> may carry at most 1,000", MaxImages},
+	{"videos", RuleVideo, "more than sitemapkit reads in one <url>", maxVideos},
+	{"hreflang alternates", RuleHreflang, "more than sitemapkit reads in one <url>", maxAlternates},
+	{"tags", RuleVideo, "a video may carry at most 32", MaxVideoTags},
+	{"prices", RuleVideo, "more than sitemapkit reads in one video", maxPrices},
+}
+
+// An excess counts the children of one kind skipped past its cap.
+type excess struct {
+	n   int   // skipped
+	off int64 // the first one skipped
+}
+
+// skipOver counts the element of kind k at off and skips it unread.
+func (r *Reader) skipOver(k int, off int64) error {
+	e := &r.over[k]
+	if e.n == 0 {
+		e.off = off
+	}
+	e.n++
+	return r.s.skip()
+}
+
+// sayOver notices the children of kind k that were skipped, once, with the
+// real count, and resets the count.
+func (r *Reader) sayOver(k, kept int) {
+	e := &r.over[k]
+	if e.n == 0 {
+		return
+	}
+	o := overNames[k]
+	r.warn(e.off, o.rule, fmt.Sprintf("%d %s; %s: the first %d are read", kept+e.n, o.what, o.limit, o.max))
+	e.n = 0
 }

@@ -578,7 +578,9 @@ func TestSitemapsClose(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	for _, start := range []string{"/stall.xml", "/index.xml"} {
-		s := source.OpenSitemaps(t.Context(), []string{site.URL + start}, source.SitemapsOptions{Options: discover.Options{Concurrency: 4}})
+		// The transport given, so that its idle connections can be closed
+		// before goroutines are counted.
+		s := source.OpenSitemaps(t.Context(), []string{site.URL + start}, source.SitemapsOptions{Options: discover.Options{Concurrency: 4, Transport: http.DefaultTransport}})
 		u, err := s.Read()
 		if err != nil || u.Loc != site.URL+"/p/0" {
 			t.Fatalf("%s: first Read = %v, %v", start, u.Loc, err)
