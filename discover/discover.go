@@ -50,22 +50,36 @@ type Options struct {
 	Concurrency int
 	// MaxBytes caps a fetched body after HTTP content decoding.
 	MaxBytes int64
+	// Budget bounds the whole walk's time, as Timeout bounds one fetch: a
+	// site of 100,000 sitemaps that never answer would otherwise take
+	// 100,000 × Timeout / Concurrency. Past it the walk ends with a Limit
+	// finding. Negative: no limit.
+	Budget time.Duration
+	// MaxDocuments caps the documents one walk reads (sitemaps and
+	// indexes; robots.txt files and folders are not counted). Google reads at most 500 index files of 50,000
+	// sitemaps per site, but a site with more than 100,000 sitemaps is
+	// either huge or hostile; past the cap the walk ends with a Limit
+	// finding.
+	MaxDocuments int
 	// Transport makes the HTTP requests. Default (nil): http.DefaultTransport.
 	Transport http.RoundTripper
 }
 
 // Defaults of Options, as WithDefaults applies them.
 const (
-	DefaultTimeout     = fetch.DefaultTimeout
-	DefaultMaxDepth    = 2
-	DefaultConcurrency = 4
-	DefaultMaxBytes    = fetch.DefaultMaxBytes
+	DefaultTimeout      = fetch.DefaultTimeout
+	DefaultMaxDepth     = 2
+	DefaultConcurrency  = 4
+	DefaultMaxBytes     = fetch.DefaultMaxBytes
+	DefaultBudget       = time.Hour
+	DefaultMaxDocuments = 100_000
 )
 
 // WithDefaults returns o with each zero field set to its default: Timeout
 // DefaultTimeout (30s), UserAgent sitemapkit's (version "dev"), MaxDepth
 // DefaultMaxDepth, Concurrency DefaultConcurrency, MaxBytes
-// DefaultMaxBytes (just over sitemap.MaxBytes). It is the one place the
+// DefaultMaxBytes (just over sitemap.MaxBytes), Budget DefaultBudget (1h),
+// MaxDocuments DefaultMaxDocuments (100,000). It is the one place the
 // defaults are written; a command binds its flags to its result.
 func (o Options) WithDefaults() Options {
 	if o.Timeout == 0 {
@@ -82,6 +96,12 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.Budget == 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.MaxDocuments <= 0 {
+		o.MaxDocuments = DefaultMaxDocuments
 	}
 	return o
 }
@@ -169,11 +189,17 @@ const (
 	// Damaged: the index could not be read through (Err is the
 	// sitemap.Reader's error); the children before the damage are walked.
 	Damaged
+	// Truncated: a robots.txt over robots.MaxBytes (500 KiB), of which
+	// only the beginning is read, as RFC 9309 allows and Google does.
+	Truncated
+	// Limit: Options.Budget or Options.MaxDocuments was reached; the
+	// document it is found on and those after it are not read.
+	Limit
 )
 
 var kindNames = [...]string{"", "fetch-error", "http-error", "blocked-by-robots", "cross-host-sitemap",
 	sitemap.RuleInvalidURL, sitemap.RuleRelativeURL, "nested-index", "nested-index",
-	sitemap.RuleUnsupportedFormat, "redirect", "damaged"}
+	sitemap.RuleUnsupportedFormat, "redirect", "damaged", "robots-txt-truncated", "walk-limit"}
 
 // String returns the ID of the lint rule the kind breaks ("fetch-error",
 // "http-error"…), but "damaged" for Damaged: the rule is its Err's

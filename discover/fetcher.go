@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,10 @@ type robotsEntry struct {
 	r    *robots.Robots
 	why  string // why everything is disallowed, when it is
 	err  error
+	// ignored and ignoredLines measure what followed the first
+	// robots.MaxBytes of a truncated robots.txt.
+	ignored      int64
+	ignoredLines int
 }
 
 // NewFetcher returns a Fetcher with o's settings (o.WithDefaults()).
@@ -78,9 +83,28 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 			}
 			final, _ := url.Parse(resp.URL)
 			e.r = robots.Parse(data, final)
+			if e.r.Truncated {
+				// What is past the cap is not read, but counted, for
+				// the finding (the body is capped at MaxBytes).
+				var c lineCounter
+				io.Copy(&c, resp.Body)
+				e.ignored, e.ignoredLines = int64(len(data)-robots.MaxBytes)+c.bytes, c.lines
+			}
 		}
 	})
 	return e
+}
+
+// lineCounter counts the bytes and line ends written to it.
+type lineCounter struct {
+	bytes int64
+	lines int
+}
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	c.bytes += int64(len(p))
+	c.lines += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
 }
 
 // allowed returns nil when robots.txt lets the User-Agent fetch rawURL,
@@ -224,3 +248,6 @@ func (w *walker) crossHostOK(it *item) (scope string, ok bool) {
 	}
 	return "", false
 }
+
+// robotsMaxKiB is the part of a robots.txt that is read, for messages.
+const robotsMaxKiB = robots.MaxBytes >> 10

@@ -33,6 +33,7 @@ import (
 func Walk(ctx context.Context, starts []string, o Options) iter.Seq[*Document] {
 	return func(yield func(*Document) bool) {
 		w := newWalker(ctx, o)
+		defer w.cancel()
 		var items []*item
 		for _, st := range starts {
 			items = append(items, w.startItems(st)...)
@@ -43,8 +44,14 @@ func Walk(ctx context.Context, starts []string, o Options) iter.Seq[*Document] {
 }
 
 type walker struct {
-	o       Options
+	o Options
+	// ctx is the caller's, bounded by Options.Budget; parent is the
+	// caller's alone, to tell the budget spent from the walk cancelled.
 	ctx     context.Context
+	parent  context.Context
+	cancel  context.CancelFunc
+	read    int  // documents yielded but listings, for Options.MaxDocuments
+	limited bool // the Limit finding was yielded
 	f       *Fetcher
 	sem     chan struct{}
 	workers sync.WaitGroup
@@ -56,12 +63,18 @@ type walker struct {
 
 func newWalker(ctx context.Context, o Options) *walker {
 	o = o.WithDefaults()
+	bounded, cancel := ctx, context.CancelFunc(func() {})
+	if o.Budget > 0 {
+		bounded, cancel = context.WithTimeout(ctx, o.Budget)
+	}
 	return &walker{
-		o:    o,
-		ctx:  ctx,
-		f:    NewFetcher(o),
-		sem:  make(chan struct{}, o.Concurrency),
-		seen: map[string]bool{},
+		o:      o,
+		ctx:    bounded,
+		parent: ctx,
+		cancel: cancel,
+		f:      NewFetcher(o),
+		sem:    make(chan struct{}, o.Concurrency),
+		seen:   map[string]bool{},
 	}
 }
 
@@ -299,14 +312,24 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 		return false
 	}
 	for i, it := range items {
+		if w.read >= w.o.MaxDocuments {
+			w.limit(it, yield, fmt.Sprintf("%d documents read, the most one walk reads (--max-documents)", w.read))
+			return giveUp(items[i:])
+		}
 		select {
 		case <-it.done:
 		case <-w.ctx.Done():
 		}
 		if w.ctx.Err() != nil {
+			if w.parent.Err() == nil {
+				w.limit(it, yield, fmt.Sprintf("the walk's time budget of %v is spent (--time-budget)", w.o.Budget))
+			}
 			return giveUp(items[i:])
 		}
 		kids := w.childItems(it)
+		if !it.doc.Listing {
+			w.read++
+		}
 		if !yield(it.doc) {
 			return giveUp(items[i+1:])
 		}
@@ -317,6 +340,19 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 	}
 	close(stop)
 	return true
+}
+
+// limit yields, once, a document in it's place with the Limit finding
+// why, and no body: the walk ends there.
+func (w *walker) limit(it *item, yield func(*Document) bool, why string) {
+	if w.limited {
+		return
+	}
+	w.limited = true
+	d := *it.doc
+	d.Body, d.Redirects, d.Format, d.Listing = nil, nil, 0, false
+	d.Problems = []*Error{problem(Limit, nil, "%s: this document and those after it are not read", why)}
+	yield(&d)
 }
 
 // abandon closes the bodies of items that will not be yielded, once the
@@ -408,6 +444,9 @@ func (w *walker) runRobots(it *item) {
 	if e.why != "" {
 		d.add(problem(FetchFailed, e.err, "%s", e.why))
 		return
+	}
+	if e.r.Truncated {
+		d.add(problem(Truncated, nil, "robots.txt is %d bytes (%d lines) past the %d KiB that RFC 9309 asks crawlers to read: Google ignores them, with any Sitemap: lines in them", e.ignored, e.ignoredLines, robotsMaxKiB))
 	}
 	site := ru.Scheme + "://" + ru.Host + "/"
 	for _, sm := range e.r.Sitemaps {

@@ -120,6 +120,10 @@ var (
 		"Blocked by robots.txt\nThe sitemap's URL is disallowed for crawlers by the site's robots.txt, so it cannot be read.")
 	CrossHostSitemap = newRule("cross-host-sitemap", Error, "URL not allowed",
 		"Sitemap on another host not declared in robots.txt\nA sitemap may list another host's URLs (or an index another host's sitemaps) only when that host's robots.txt has a Sitemap: line naming it (sitemaps.org, cross-submission).")
+	RobotsTruncated = newRule("robots-txt-truncated", Error, "",
+		"robots.txt larger than 500 KiB\nRFC 9309 lets crawlers stop at 500 KiB and Google does: rules and Sitemap: lines past it are ignored, so the sitemaps they name are never found. Shorten the file, or list the sitemaps in an index.")
+	WalkLimit = newRule("walk-limit", Error, "",
+		"The check stopped at a limit\nThe walk spent its time budget (--time-budget) or read the most documents one run reads (--max-documents): the document named and those after it were not checked. Raise the limit, or check the site's indexes one at a time.")
 )
 
 var allRules = []*Rule{
@@ -132,5 +136,5 @@ var allRules = []*Rule{
 	NestedIndex, TooManySitemaps, TooManyIndexFiles,
 	TooManyImages, InvalidImage, InvalidVideo, InvalidNews, TooManyNews, NewsTooOld, DeprecatedTag,
 	InvalidHreflang, HreflangMissingSelf, HreflangMissingXDefault, HreflangNotReciprocal,
-	FetchError, HTTPError, Redirect, BlockedByRobots, CrossHostSitemap,
+	FetchError, HTTPError, Redirect, BlockedByRobots, CrossHostSitemap, RobotsTruncated, WalkLimit,
 }

@@ -313,4 +313,6 @@ func addSiteFlags(f *pflag.FlagSet, opts *discover.Options) {
 	f.StringVar(&opts.UserAgent, "user-agent", def.UserAgent, "User-Agent sent, and matched against robots.txt groups")
 	f.IntVar(&opts.MaxDepth, "max-depth", def.MaxDepth, "levels of index followed below a start (an index listed by an index is an error, but is still read one level down)")
 	f.IntVar(&opts.Concurrency, "concurrency", def.Concurrency, "documents fetched and read at once")
+	f.DurationVar(&opts.Budget, "time-budget", def.Budget, "time limit of the whole walk: past it, a walk-limit error names the first document not read (negative: none)")
+	f.IntVar(&opts.MaxDocuments, "max-documents", def.MaxDocuments, "most sitemaps and indexes one run reads: past it, a walk-limit error names the first not read")
 }

@@ -1,0 +1,90 @@
+package discover_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/internal/sitetest"
+)
+
+// walk returns every document of a walk, bodies drained, and the findings
+// of the given kind as "name: message".
+func walk(t *testing.T, starts []string, o discover.Options, kind discover.Kind) (docs []*discover.Document, found []string) {
+	t.Helper()
+	for d := range discover.Walk(t.Context(), starts, o) {
+		if d.Body != nil {
+			io.Copy(io.Discard, d.Body)
+			d.Body.Close()
+		}
+		docs = append(docs, d)
+		for _, p := range d.Problems {
+			if p.Kind == kind {
+				found = append(found, d.Name+": "+p.Error())
+			}
+		}
+	}
+	return docs, found
+}
+
+// robotsSite is a site whose robots.txt lists n sitemaps, /s0.xml….
+func robotsSite(t *testing.T, n int) *sitetest.Site {
+	site := sitetest.New(t)
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "Sitemap: {{.}}/s%d.xml\n", i)
+	}
+	site.Page("/robots.txt", b.String())
+	return site
+}
+
+// TestRobotsTruncated: a robots.txt past 500 KiB is read up to the cap,
+// as RFC 9309 allows, and the walk says how much it ignored: 88,111
+// sitemaps were silently never checked.
+func TestRobotsTruncated(t *testing.T) {
+	site := robotsSite(t, 100_000)
+	site.Page("/s0.xml", sitetest.URLSet("{{.}}/a"))
+	_, found := walk(t, []string{site.URL + "/"}, discover.Options{MaxDocuments: 3}, discover.Truncated)
+	if len(found) != 1 || !strings.Contains(found[0], "robots.txt is ") || !strings.Contains(found[0], "500 KiB") {
+		t.Fatalf("findings %q, want one saying how much past 500 KiB was ignored", found)
+	}
+}
+
+// TestWalkLimits: a walk ends at its time budget or document cap with one
+// Limit finding naming the first document not read, instead of taking
+// N × timeout / concurrency (8.7 days for 100,000 sitemaps that never
+// answer).
+func TestWalkLimits(t *testing.T) {
+	site := robotsSite(t, 1000)
+	handleAll := func(h http.HandlerFunc) {
+		for i := range 1000 {
+			site.Handle(fmt.Sprintf("/s%d.xml", i), h)
+		}
+	}
+	handleAll(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // never answers
+	})
+
+	docs, found := walk(t, []string{site.URL + "/"}, discover.Options{Budget: 300 * time.Millisecond, Timeout: time.Hour}, discover.Limit)
+	if len(found) != 1 || !strings.Contains(found[0], "time budget of 300ms") || !strings.Contains(found[0], "/s0.xml") {
+		t.Errorf("budget: findings %q, want one naming s0.xml", found)
+	}
+	if last := docs[len(docs)-1]; last.Problems[0].Kind != discover.Limit || last.Body != nil {
+		t.Errorf("budget: the walk went on after its limit: %s %v", last.Name, last.Problems)
+	}
+
+	handleAll(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, sitetest.URLSet("http://"+r.Host+"/p"))
+	})
+	docs, found = walk(t, []string{site.URL + "/"}, discover.Options{MaxDocuments: 10}, discover.Limit)
+	if len(found) != 1 || !strings.Contains(found[0], "10 documents read") || !strings.Contains(found[0], "/s10.xml") {
+		t.Errorf("cap: findings %q, want one naming s10.xml", found)
+	}
+	if len(docs) != 12 {
+		t.Errorf("cap: %d documents, want robots.txt, 10 sitemaps and the finding", len(docs))
+	}
+}
