@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,33 @@ func TestWalkLimits(t *testing.T) {
 	}
 	if len(docs) != 12 {
 		t.Errorf("cap: %d documents, want robots.txt, 10 sitemaps and the finding", len(docs))
+	}
+}
+
+// TestIndexLoops: a cycle of indexes is named as a loop, from a file or
+// from the folder that holds it: a → b → a gave nothing at all (read
+// exited 0, silent), and a folder whose only index lists itself gave "no
+// sitemap files in this folder".
+func TestIndexLoops(t *testing.T) {
+	base := "https://www.example.com/"
+	for name, files := range map[string]map[string]string{
+		"self":  {"a.xml": sitetest.Index(base + "a.xml")},
+		"pair":  {"a.xml": sitetest.Index(base + "b.xml"), "b.xml": sitetest.Index(base + "a.xml")},
+		"three": {"a.xml": sitetest.Index(base + "b.xml"), "b.xml": sitetest.Index(base + "c.xml"), "c.xml": sitetest.Index(base + "a.xml", base+"d.xml"), "d.xml": sitetest.URLSet(base + "d")},
+	} {
+		dir := t.TempDir()
+		for f, body := range files {
+			writeFile(t, filepath.Join(dir, f), body)
+		}
+		for _, start := range []string{filepath.Join(dir, "a.xml"), dir} {
+			_, found := walk(t, []string{start}, discover.Options{Offline: true, MaxDepth: 3}, discover.Loop)
+			if len(found) != 1 {
+				t.Errorf("%s from %s: loop findings %q, want one", name, filepath.Base(start), found)
+				continue
+			}
+			if name != "self" && !strings.Contains(found[0], "a.xml → ") {
+				t.Errorf("%s from %s: %q does not name the loop", name, filepath.Base(start), found[0])
+			}
+		}
 	}
 }

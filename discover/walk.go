@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -87,11 +88,31 @@ type item struct {
 	done     chan struct{}
 	started  bool // a worker runs it; set by the scheduler
 
+	parent    *item    // the index that listed it; nil for a start
 	crossFrom *url.URL // the index's public URL, for a child on another host
 	note      string   // why the document was tried, for its failures
 }
 
 func newItem(d *Document) *item { return &item{doc: d, done: make(chan struct{})} }
+
+// loopTo returns the chain of indexes from the ancestor of it whose key
+// is key down to it and back ("a.xml → b.xml → a.xml"), or "" when key is
+// no ancestor's: a document listed twice is no loop.
+func (it *item) loopTo(key string) string {
+	names := []string{}
+	for a := it; a != nil; a = a.parent {
+		names = append(names, filepath.Base(a.doc.Name))
+		k := a.doc.Name
+		if a.doc.Local {
+			k = mustAbs(k)
+		}
+		if k == key {
+			slices.Reverse(names)
+			return strings.Join(append(names, names[0]), " → ")
+		}
+	}
+	return ""
+}
 
 // ready returns an item that needs no run.
 func ready(d *Document) *item {
@@ -196,9 +217,36 @@ func (w *walker) folderItems(dir string) []*item {
 	listed := map[string]bool{}
 	for _, ix := range indexes {
 		for _, c := range children[ix] {
-			if p, ok := besideFile(ix, c); ok {
+			if p, ok := besideFile(ix, c); ok && p != ix {
 				listed[p] = true
 			}
+		}
+	}
+	// An index listed only from inside a loop (two indexes listing each
+	// other, or longer cycles) has no parent to be read under: the first
+	// of each such loop is a start, so that the loop is walked, and named.
+	reached := map[string]bool{}
+	var reach func(ix string)
+	reach = func(ix string) {
+		if reached[ix] {
+			return
+		}
+		reached[ix] = true
+		for _, c := range children[ix] {
+			if p, ok := besideFile(ix, c); ok {
+				reach(p)
+			}
+		}
+	}
+	for _, ix := range indexes {
+		if !listed[ix] {
+			reach(ix)
+		}
+	}
+	for _, ix := range indexes {
+		if !reached[ix] {
+			listed[ix] = false
+			reach(ix)
 		}
 	}
 	folder := &Document{Name: dir, Local: true, Listing: true}
@@ -554,10 +602,13 @@ func (w *walker) childItems(it *item) []*item {
 		if !w.markSeen(key) {
 			if key == d.Name || (d.Local && key == mustAbs(d.Name)) {
 				d.add(problem(Loop, nil, "the index lists itself; not read again"))
+			} else if chain := it.loopTo(key); chain != "" {
+				d.add(problem(Loop, nil, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))
 			}
 			continue
 		}
 		ci := newItem(cd)
+		ci.parent = it
 		// Children on another host need their robots.txt's word, even
 		// when a copy lies beside a local index; offline, nobody can ask.
 		if d.URL != "" && cd.URL != "" && !w.o.Offline {
