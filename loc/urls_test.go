@@ -90,8 +90,13 @@ var urlTests = []struct {
 	{in: "https://www.example.com/a/b/..", want: "https://www.example.com/a/", written: true},
 	{in: "https://www.example.com/.well-known/a..b", want: "https://www.example.com/.well-known/a..b", written: true},
 	// Percent-encoding and characters to escape.
-	{in: "https://www.example.com/%c3%bc", want: "https://www.example.com/%c3%bc", written: true},
-	{in: "https://www.example.com/%41", want: "https://www.example.com/%41", written: true},
+	// Escapes take one spelling (RFC 3986 §6.2.2), so that one URL has one
+	// form: hex upper-cased, unreserved characters decoded, reserved kept.
+	{in: "https://www.example.com/%c3%bc", want: "https://www.example.com/%C3%BC", written: true},
+	{in: "https://www.example.com/%41", want: "https://www.example.com/A", written: true},
+	{in: "https://www.example.com/%7Euser", want: "https://www.example.com/~user", written: true},
+	{in: "https://www.example.com/a%2fb?c=%2f&d=%2D", want: "https://www.example.com/a%2Fb?c=%2F&d=-", written: true},
+	{in: "https://www.example.com/a%2Fb?x=%3d#%7e", want: "https://www.example.com/a%2Fb?x=%3D#~", written: true},
 	{in: "https://www.example.com/100%", want: "https://www.example.com/100%25"},
 	{in: "https://www.example.com/%zz", want: "https://www.example.com/%25zz"},
 	{in: "https://www.example.com/a b", want: "https://www.example.com/a%20b"},

@@ -37,3 +37,19 @@ func TestGenerateExcludeMatchesNormalizedPath(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateOneSpellingOfEscapes: %7E and ~, %2f and %2F, %41 and A are
+// one URL each (RFC 3986 §6.2.2), published once in one spelling.
+func TestGenerateOneSpellingOfEscapes(t *testing.T) {
+	txt := genWrite(t, t.TempDir(), "urls.txt", strings.Join([]string{
+		genBase + "%7Euser", genBase + "~user",
+		genBase + "a%2fb", genBase + "a%2Fb",
+		genBase + "%41", genBase + "A",
+	}, "\n")+"\n")
+	out := t.TempDir()
+	genRun(t, "", "generate", "--base", genBase, "--out", out, txt).want(t, exitOK)
+	got := genLocs(genPublished(t, out, "sitemap.xml"))
+	if want := []string{genBase + "~user", genBase + "a%2Fb", genBase + "A"}; !slices.Equal(got, want) {
+		t.Errorf("published %q, want %q", got, want)
+	}
+}
