@@ -173,13 +173,8 @@ func (f *Fetcher) open(ctx context.Context, rawURL string) (io.ReadCloser, []Red
 // there is none.
 func (w *walker) open(it *item) io.ReadCloser {
 	d := it.doc
-	if it.crossFrom != nil {
-		scope, ok := w.crossHostOK(it)
-		if !ok {
-			d.add(problem(CrossHost, nil, "listed by %s on another host, and neither host's robots.txt has a Sitemap: line naming it; not read", d.Parent))
-			return nil
-		}
-		d.URL = scope
+	if it.crossFrom != nil && !w.crossHostAllowed(it) {
+		return nil
 	}
 	if d.Local {
 		f, err := os.Open(d.Name)
@@ -226,6 +221,20 @@ func redirects(hops []fetch.Hop) []Redirect {
 		rs = append(rs, Redirect{From: h.From, To: h.To, StatusCode: h.StatusCode})
 	}
 	return rs
+}
+
+// crossHostAllowed applies the cross-host rule to a child on another host
+// than its index: it sets the child's scope URL, or adds the CrossHost
+// finding and returns false.
+func (w *walker) crossHostAllowed(it *item) bool {
+	d := it.doc
+	scope, ok := w.crossHostOK(it)
+	if !ok {
+		d.add(problem(CrossHost, nil, "listed by %s on another host, and neither host's robots.txt has a Sitemap: line naming it; not read", d.Parent))
+		return false
+	}
+	d.URL = scope
+	return true
 }
 
 // crossHostOK decides whether a child on another host than its index

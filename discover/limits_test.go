@@ -117,3 +117,36 @@ func TestIndexLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossHostVerdictIndependentOfOrder: an index on host A listing a
+// sitemap on host B that no robots.txt names breaks the cross-host rule,
+// whether the walk met that sitemap before (through a redirect from a
+// URL A's robots.txt lists) or not. From the site root it gave no error,
+// from the index alone cross-host-sitemap.
+func TestCrossHostVerdictIndependentOfOrder(t *testing.T) {
+	b := sitetest.New(t)
+	b.Page("/child.xml", sitetest.URLSet("{{.}}/p"))
+	a := sitetest.New(t)
+	a.Page("/robots.txt", "Sitemap: {{.}}/old.xml\nSitemap: {{.}}/index.xml\n")
+	a.Handle("/old.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+"/child.xml", http.StatusMovedPermanently)
+	})
+	a.Page("/index.xml", sitetest.Index(b.URL+"/child.xml"))
+	for _, start := range []string{a.URL + "/", a.URL + "/index.xml"} {
+		for _, conc := range []int{1, 4} {
+			docs, found := walk(t, []string{start}, discover.Options{Concurrency: conc}, discover.CrossHost)
+			if len(found) != 1 || !strings.HasPrefix(found[0], b.URL+"/child.xml: ") {
+				t.Errorf("from %s (concurrency %d): cross-host findings %q, want one on child.xml", start, conc, found)
+			}
+			n := 0
+			for _, d := range docs {
+				if d.Listing || d.Body != nil || len(d.Problems) > 0 {
+					n++
+				}
+			}
+			if n != len(docs) {
+				t.Errorf("from %s: a document yielded with neither body nor finding", start)
+			}
+		}
+	}
+}

@@ -89,6 +89,10 @@ type item struct {
 	started  bool // a worker runs it; set by the scheduler
 
 	parent    *item    // the index that listed it; nil for a start
+	// judgeOnly: a child read already, on another host: its run only
+	// applies the cross-host rule to this listing, and silent says it
+	// passed, so that the document is not yielded twice.
+	judgeOnly, silent bool
 	crossFrom *url.URL // the index's public URL, for a child on another host
 	note      string   // why the document was tried, for its failures
 }
@@ -374,6 +378,10 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 			}
 			return giveUp(items[i:])
 		}
+		if it.silent {
+			close(yielded[i])
+			continue
+		}
 		kids := w.childItems(it)
 		if !it.doc.Listing {
 			w.read++
@@ -433,6 +441,10 @@ func (w *walker) run(it *item) {
 	}
 	d := it.doc
 	if w.ctx.Err() != nil || w.stopped.Load() {
+		return
+	}
+	if it.judgeOnly {
+		it.silent = w.crossHostAllowed(it)
 		return
 	}
 	body := w.open(it)
@@ -599,14 +611,6 @@ func (w *walker) childItems(it *item) []*item {
 		if cd.Local {
 			key = mustAbs(cd.Name)
 		}
-		if !w.markSeen(key) {
-			if key == d.Name || (d.Local && key == mustAbs(d.Name)) {
-				d.add(problem(Loop, nil, "the index lists itself; not read again"))
-			} else if chain := it.loopTo(key); chain != "" {
-				d.add(problem(Loop, nil, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))
-			}
-			continue
-		}
 		ci := newItem(cd)
 		ci.parent = it
 		// Children on another host need their robots.txt's word, even
@@ -615,6 +619,20 @@ func (w *walker) childItems(it *item) []*item {
 			if pu, err := url.Parse(d.URL); err == nil && pu.Host != "" {
 				ci.crossFrom = pu
 			}
+		}
+		if !w.markSeen(key) {
+			if key == d.Name || (d.Local && key == mustAbs(d.Name)) {
+				d.add(problem(Loop, nil, "the index lists itself; not read again"))
+			} else if chain := it.loopTo(key); chain != "" {
+				d.add(problem(Loop, nil, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))
+			} else if ci.crossFrom != nil {
+				// Read already (through a redirect, or another list),
+				// but this index's listing of it is judged all the same:
+				// the verdict must not depend on the walk's order.
+				ci.judgeOnly = true
+				out = append(out, ci)
+			}
+			continue
 		}
 		out = append(out, ci)
 	}
