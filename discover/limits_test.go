@@ -99,7 +99,7 @@ func TestIndexLoops(t *testing.T) {
 	for name, files := range map[string]map[string]string{
 		"self":  {"a.xml": sitetest.Index(base + "a.xml")},
 		"pair":  {"a.xml": sitetest.Index(base + "b.xml"), "b.xml": sitetest.Index(base + "a.xml")},
-		"three": {"a.xml": sitetest.Index(base + "b.xml"), "b.xml": sitetest.Index(base + "c.xml"), "c.xml": sitetest.Index(base + "a.xml", base+"d.xml"), "d.xml": sitetest.URLSet(base + "d")},
+		"three": {"a.xml": sitetest.Index(base + "b.xml"), "b.xml": sitetest.Index(base + "c.xml"), "c.xml": sitetest.Index(base+"a.xml", base+"d.xml"), "d.xml": sitetest.URLSet(base + "d")},
 	} {
 		dir := t.TempDir()
 		for f, body := range files {

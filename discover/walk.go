@@ -88,13 +88,13 @@ type item struct {
 	done     chan struct{}
 	started  bool // a worker runs it; set by the scheduler
 
-	parent    *item    // the index that listed it; nil for a start
+	parent *item // the index that listed it; nil for a start
 	// judgeOnly: a child read already, on another host: its run only
 	// applies the cross-host rule to this listing, and silent says it
 	// passed, so that the document is not yielded twice.
 	judgeOnly, silent bool
-	crossFrom *url.URL // the index's public URL, for a child on another host
-	note      string   // why the document was tried, for its failures
+	crossFrom         *url.URL // the index's public URL, for a child on another host
+	note              string   // why the document was tried, for its failures
 }
 
 func newItem(d *Document) *item { return &item{doc: d, done: make(chan struct{})} }

@@ -248,9 +248,12 @@ func unhex(c byte) byte {
 	return c - 'a' + 10
 }
 
-// canonicalEscape reports whether the valid escape at s[i] is in its one
+// canonicalEscape reports whether s[i] starts a valid escape in its one
 // spelling: upper-case hex, of a character that is not unreserved.
 func canonicalEscape(s string, i int) bool {
+	if !validEscape(s, i) {
+		return false
+	}
 	a, b := s[i+1], s[i+2]
 	return !('a' <= a && a <= 'f' || 'a' <= b && b <= 'f') && !isUnreserved[unhex(a)<<4|unhex(b)]
 }
@@ -362,7 +365,7 @@ func normal(raw string) bool {
 			}
 			i++
 		case raw[i] == '%':
-			if !validEscape(raw, i) || !canonicalEscape(raw, i) {
+			if !canonicalEscape(raw, i) {
 				return false // also "/%2e", which may start a dot segment
 			}
 			i += 3
@@ -385,7 +388,7 @@ func normalQuery(raw string, i int) bool {
 		switch {
 		case i == len(raw):
 			return true
-		case raw[i] == '%' && validEscape(raw, i) && canonicalEscape(raw, i):
+		case raw[i] == '%' && canonicalEscape(raw, i):
 			i += 3
 		case raw[i] == '#' && !fragment:
 			fragment = true

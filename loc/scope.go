@@ -211,7 +211,7 @@ func (s *Scope) fast(raw string) bool {
 				return false
 			}
 		case '%':
-			if !validEscape(raw, i) {
+			if !canonicalEscape(raw, i) {
 				return false
 			}
 			i += 2
@@ -255,7 +255,7 @@ func fastQuery(raw string, i int) bool {
 			}
 			name = i + 1
 		case '%':
-			if !validEscape(raw, i) {
+			if !canonicalEscape(raw, i) {
 				return false
 			}
 			i += 2
@@ -278,7 +278,7 @@ func fastFragment(raw string, i int) bool {
 		if queryOK[c] {
 			continue
 		}
-		if c != '%' || !validEscape(raw, i) {
+		if c != '%' || !canonicalEscape(raw, i) {
 			return false
 		}
 		i += 2
