@@ -68,7 +68,8 @@ func (s *Summary) Rules() []string {
 // Use Add as the Checker's Report, then call Report once with the
 // documents the check reached. Add may be called from several goroutines.
 type Collector struct {
-	// MaxPerRule is how many findings of one rule in one file are listed;
+	// MaxPerRule is how many findings of one rule in one file are listed,
+	// and of one rule about whole documents (no line) in the whole check;
 	// 0 or less lists all.
 	MaxPerRule int
 	// LimitName names MaxPerRule in the diagnostic that stands for the
@@ -81,6 +82,9 @@ type Collector struct {
 	sum     Summary
 	shown   map[fileRule]int
 	omitted map[fileRule]int
+	// firstOmitted names, by rule, the document of the first finding
+	// about a whole document that was left out: the note stands there.
+	firstOmitted map[string]string
 }
 
 // fileRule keys the per-rule caps.
@@ -95,6 +99,7 @@ func (c *Collector) Add(d Diagnostic) {
 		c.sum.ByRule = map[string]RuleCount{}
 		c.shown = map[fileRule]int{}
 		c.omitted = map[fileRule]int{}
+		c.firstOmitted = map[string]string{}
 	}
 	switch d.Severity {
 	case Error:
@@ -109,7 +114,16 @@ func (c *Collector) Add(d Diagnostic) {
 	rc.Count++
 	c.sum.ByRule[d.Rule] = rc
 	key := fileRule{d.File, d.Rule}
+	if d.Line == 0 {
+		// A finding about a whole document (a fetch error, an empty
+		// sitemap) is capped across the walk, not per file: an index of
+		// 50,000 children that answer 404 is one file's worth each.
+		key.file = ""
+	}
 	if c.MaxPerRule > 0 && c.shown[key] >= c.MaxPerRule {
+		if c.omitted[key] == 0 && key.file == "" {
+			c.firstOmitted[d.Rule] = d.File
+		}
 		c.omitted[key]++
 		c.sum.Omitted++
 		return
@@ -149,8 +163,12 @@ func (c *Collector) Report(files []FileResult) *Report {
 	}
 	for _, key := range notes {
 		n := c.omitted[key]
-		diags = append(diags, Diagnostic{File: key.file, Line: lastLine, Rule: key.rule, Severity: severityOf(key.rule),
-			Message: fmt.Sprintf("%d more %s findings in this file not shown (%s %d)", n, key.rule, limit, c.MaxPerRule)})
+		msg := fmt.Sprintf("%d more %s findings in this file not shown (%s %d)", n, key.rule, limit, c.MaxPerRule)
+		if key.file == "" {
+			key.file = c.firstOmitted[key.rule]
+			msg = fmt.Sprintf("%d more %s findings about this and later documents not shown (%s %d, across the walk)", n, key.rule, limit, c.MaxPerRule)
+		}
+		diags = append(diags, Diagnostic{File: key.file, Line: lastLine, Rule: key.rule, Severity: severityOf(key.rule), Message: msg})
 	}
 	sortDiagnostics(diags, files)
 	for i := range diags {
@@ -158,7 +176,7 @@ func (c *Collector) Report(files []FileResult) *Report {
 			diags[i].Line = 0
 		}
 	}
-	c.diags, c.sum, c.shown, c.omitted = nil, Summary{}, nil, nil
+	c.diags, c.sum, c.shown, c.omitted, c.firstOmitted = nil, Summary{}, nil, nil, nil
 
 	rep := &Report{Files: files, Diagnostics: diags, Summary: sum}
 	if rep.Files == nil {

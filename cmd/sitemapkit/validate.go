@@ -80,7 +80,7 @@ EXIT STATUS
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
-	f.IntVar(&o.maxPerRule, "max-per-rule", 100, "list at most this many findings of one rule in one file (all are counted); 0: no limit")
+	f.IntVar(&o.maxPerRule, "max-per-rule", 100, "list at most this many findings of one rule in one file, and of one rule about whole documents (fetch errors) across the walk (all are counted); 0: no limit")
 	addSiteFlags(f, &o.site)
 	return cmd
 }

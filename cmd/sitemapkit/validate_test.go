@@ -291,3 +291,23 @@ func TestValidateMaxPerRule(t *testing.T) {
 		t.Errorf("--max-per-rule 0 lists all: %+v", rep.Summary)
 	}
 }
+
+// TestValidateMaxPerRuleAcrossWalk: findings about whole documents are
+// capped across the walk, not per file: 2,000 children that answer 404
+// gave 2,000 lines, one per child's file.
+func TestValidateMaxPerRuleAcrossWalk(t *testing.T) {
+	w := sitetest.New(t)
+	var locs []string
+	for i := range 2000 {
+		locs = append(locs, fmt.Sprintf("{{.}}/gone%d.xml", i))
+	}
+	w.Page("/index.xml", sitetest.Index(locs...))
+	_, out, _ := sk(t, "validate", "--max-per-rule", "10", w.URL+"/index.xml")
+	if n := strings.Count(out, "error[http-error]: HTTP 404"); n != 10 {
+		t.Errorf("%d http-error lines listed, want 10", n)
+	}
+	if !strings.Contains(out, "error[http-error]: 1990 more http-error findings about this and later documents not shown (--max-per-rule 10, across the walk)") ||
+		!strings.Contains(out, "2,000 errors") {
+		t.Errorf("omitted findings must be counted and said:\n%.2000s", out)
+	}
+}
