@@ -23,6 +23,11 @@ type SitemapsOptions struct {
 	// KeepGoing returns a document that cannot be read, and each finding
 	// of the walk, as a *SitemapError record, and goes on.
 	KeepGoing bool
+	// OnNotice, if set, receives every notice of the documents' readers
+	// (sitemap.Reader.OnNotice) with the document's name: an entry read
+	// with a change (invalid UTF-8 made U+FFFD, a NUL kept) is otherwise
+	// silent. It is called from the goroutines that read, at once.
+	OnNotice func(doc string, n sitemap.Notice)
 }
 
 // Sitemaps is a Source of the entries of existing sitemaps: every file,
@@ -87,6 +92,8 @@ type Sitemaps struct {
 	col     int
 	place   string
 	end     error // io.EOF, or the error that ended the stream
+
+	onNotice func(doc string, n sitemap.Notice) // SitemapsOptions.OnNotice
 }
 
 // A SitemapError is a sitemap (or robots.txt, file or folder) that could
@@ -193,6 +200,8 @@ func OpenSitemaps(ctx context.Context, starts []string, o SitemapsOptions) *Site
 		name: strings.Join(starts, ", "),
 		ctx:  ctx,
 		docs: make(chan *smDoc, o.Concurrency),
+
+		onNotice: o.OnNotice,
 	}
 	s.wctx, s.stop = context.WithCancelCause(context.Background())
 	s.ahead = sync.NewCond(&s.mu)
@@ -365,6 +374,7 @@ type smReader struct {
 	r       *sitemap.Reader
 	notices []sitemap.Notice // notices of the document since the last entry
 	batch   []smItem
+	also    func(doc string, n sitemap.Notice) // SitemapsOptions.OnNotice
 }
 
 // read reads d's records into sd's batches. A damaged document ends the
@@ -372,7 +382,7 @@ type smReader struct {
 func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 	defer close(sd.batches)
 	defer d.Body.Close()
-	rd := &smReader{doc: d.Name, r: sitemap.NewReader(d.Body), batch: s.newBatch()}
+	rd := &smReader{doc: d.Name, r: sitemap.NewReader(d.Body), batch: s.newBatch(), also: s.onNotice}
 	rd.r.Name = d.Name
 	rd.r.OnNotice = rd.notice
 	rd.r.ReuseURL = true // copied into the batch, slices cloned
@@ -514,6 +524,9 @@ func (s *Sitemaps) Read() (sitemap.URL, error) {
 
 // notice keeps the reader's notices that mean an entry was skipped.
 func (s *smReader) notice(n sitemap.Notice) {
+	if s.also != nil {
+		s.also(s.doc, n)
+	}
 	if n.Rule == sitemap.RuleMissingTag || n.Rule == sitemap.RuleInvalidURL {
 		s.notices = append(s.notices, n)
 	}

@@ -111,7 +111,26 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	}
 	withSource := !o.noSource || o.format == "csv"
 
-	s := source.OpenSitemaps(ctx, args, source.SitemapsOptions{Options: o.site, KeepGoing: true})
+	// A character read as something else (invalid UTF-8 as U+FFFD, a NUL
+	// kept) changes the entry: said with its place, and an error. The
+	// readers call OnNotice from their goroutines.
+	var (
+		stderrMu sync.Mutex
+		altered  atomic.Int64
+	)
+	say := func(d lint.Diagnostic) {
+		stderrMu.Lock()
+		defer stderrMu.Unlock()
+		fmt.Fprintln(a.stderr, d.String())
+	}
+	onNotice := func(doc string, n sitemap.Notice) {
+		if n.Rule == sitemap.RuleInvalidCharacter {
+			altered.Add(1)
+			say(lint.Diagnostic{File: doc, Line: n.Pos.Line, Col: n.Pos.Col, Rule: n.Rule, Severity: lint.Error,
+				Message: n.Msg + " (read as U+FFFD, or as it is)"})
+		}
+	}
+	s := source.OpenSitemaps(ctx, args, source.SitemapsOptions{Options: o.site, KeepGoing: true, OnNotice: onNotice})
 	defer s.Close()
 	var (
 		buf      = make([]byte, 0, flushSize+4096)
@@ -138,7 +157,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 			if d.Severity == lint.Error {
 				problems++
 			}
-			fmt.Fprintln(a.stderr, d.String())
+			say(d)
 			if notRead(se) {
 				failures++
 			} else {
@@ -184,7 +203,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	switch {
 	case entries == 0 && !opened && failures > 0:
 		return &exitError{code: exitUsage, err: errors.New("nothing could be read")}
-	case problems > 0:
+	case problems > 0 || altered.Load() > 0:
 		return &exitError{code: exitInputErrors}
 	}
 	return nil

@@ -197,3 +197,18 @@ func TestReadOverHTTP(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestReadSaysWhatItAltered: invalid UTF-8 (read as U+FFFD) and a NUL
+// character reference were read with exit 0 and no word.
+func TestReadSaysWhatItAltered(t *testing.T) {
+	p := write(t, t.TempDir(), "s.xml", xmlURLSet(entry(vbase+"a\xff"), entry(vbase+"b&#0;"), entry(vbase+"c")))
+	code, out, errOut := sk(t, "read", p)
+	if code != exitInputErrors || strings.Count(out, "\n") != 3 {
+		t.Fatalf("exit %d, %d entries; want 1 and every entry read", code, strings.Count(out, "\n"))
+	}
+	for _, want := range []string{p + ":3:36: error[invalid-character]: byte 0xFF is not UTF-8", p + ":4:36: error[invalid-character]: character reference &#0;"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
