@@ -12,6 +12,7 @@ package robots
 import (
 	"bytes"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -153,6 +154,12 @@ func sitemapLine(n int, v string, base *url.URL) Sitemap {
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		s.Problem = "not an http or https URL"
+		return s
+	}
+	// Resolving can make what no parser reads back ("//::" against
+	// https://example.com/ is "https://::"): a URL must survive its text.
+	if back, err := url.Parse(u.String()); err != nil || back.Host == "" {
+		s.Problem = "not a URL once resolved: " + strconv.Quote(u.String())
 		return s
 	}
 	s.URL = u.String()
