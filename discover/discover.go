@@ -56,10 +56,10 @@ type Options struct {
 	// finding. Negative: no limit.
 	Budget time.Duration
 	// MaxDocuments caps the documents one walk reads (sitemaps and
-	// indexes; robots.txt files and folders are not counted). Google reads at most 500 index files of 50,000
-	// sitemaps per site, but a site with more than 100,000 sitemaps is
-	// either huge or hostile; past the cap the walk ends with a Limit
-	// finding.
+	// indexes; robots.txt files and folders are not counted). Google
+	// reads at most 500 index files of 50,000 sitemaps per site, but a
+	// site with more than 100,000 sitemaps is either huge or hostile; past
+	// the cap the walk ends with a Limit finding.
 	MaxDocuments int
 	// Transport makes the HTTP requests. Default (nil): http.DefaultTransport.
 	Transport http.RoundTripper

@@ -237,6 +237,21 @@ func (w *walker) crossHostAllowed(it *item) bool {
 	return true
 }
 
+// otherHost returns the index's URL parsed when the child's URL is on
+// another scheme or host, for the cross-host rule; nil when it is on the
+// index's own (or either cannot be parsed).
+func otherHost(index, child string) *url.URL {
+	pu, err := url.Parse(index)
+	if err != nil || pu.Host == "" {
+		return nil
+	}
+	cu, err := url.Parse(child)
+	if err != nil || strings.EqualFold(pu.Host, cu.Host) && pu.Scheme == cu.Scheme {
+		return nil
+	}
+	return pu
+}
+
 // crossHostOK decides whether a child on another host than its index
 // may be read: when the robots.txt of the child's host or of the index's
 // host names it (cross-submission). It then returns the scope URL for the
@@ -244,7 +259,7 @@ func (w *walker) crossHostAllowed(it *item) bool {
 func (w *walker) crossHostOK(it *item) (scope string, ok bool) {
 	d, pu := it.doc, it.crossFrom
 	cu, err := url.Parse(d.URL)
-	if err != nil || strings.EqualFold(pu.Host, cu.Host) && pu.Scheme == cu.Scheme {
+	if err != nil {
 		return d.URL, true
 	}
 	for _, host := range []*url.URL{cu, pu} {

@@ -398,7 +398,7 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 	return true
 }
 
-// limit yields, once, a document in it's place with the Limit finding
+// limit yields, once, a document in it.doc's place with the Limit finding
 // why, and no body: the walk ends there.
 func (w *walker) limit(it *item, yield func(*Document) bool, why string) {
 	if w.limited {
@@ -616,9 +616,7 @@ func (w *walker) childItems(it *item) []*item {
 		// Children on another host need their robots.txt's word, even
 		// when a copy lies beside a local index; offline, nobody can ask.
 		if d.URL != "" && cd.URL != "" && !w.o.Offline {
-			if pu, err := url.Parse(d.URL); err == nil && pu.Host != "" {
-				ci.crossFrom = pu
-			}
+			ci.crossFrom = otherHost(d.URL, cd.URL)
 		}
 		if !w.markSeen(key) {
 			if key == d.Name || (d.Local && key == mustAbs(d.Name)) {

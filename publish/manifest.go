@@ -226,7 +226,7 @@ func (f manifestFile) unchanged(path string) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	return n == f.Bytes && fmt.Sprintf("%08x", h.Sum32()) == f.Sum, nil
+	return n == f.Bytes && hexSum(h.Sum32()) == f.Sum, nil
 }
 
 // sameBytes reports whether the files at a and b hold the same bytes,

@@ -229,6 +229,9 @@ func (s *checksum) write(b []byte) { s.c = crc32.Update(s.c, castagnoli, b) }
 
 func (s checksum) sum() uint32 { return s.c }
 
+// hexSum is a checksum as file names and the manifest write it: 8 hex digits.
+func hexSum(c uint32) string { return fmt.Sprintf("%08x", c) }
+
 // out is the worker's file being written.
 type out struct {
 	c   *child

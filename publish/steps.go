@@ -205,7 +205,7 @@ func (l layout) single(children []*child) bool {
 // nameChild plans child c: stem-N-XXXXXXXX.ext, named after its group (or
 // the set) and its content, or the set's own name when it is single.
 func (l layout) nameChild(c *child, single bool) *planned {
-	p := &planned{sum: fmt.Sprintf("%08x", c.sum), disk: c.disk, tmp: c.tmp}
+	p := &planned{sum: hexSum(c.sum), disk: c.disk, tmp: c.tmp}
 	p.Entries, p.Bytes, p.Group = c.entries, c.raw, c.group
 	ext := l.ext
 	if c.gzip {
@@ -241,7 +241,7 @@ func (l layout) indexFiles(children []*child, named []*planned) ([]*planned, err
 		}
 		var s checksum
 		s.write(doc)
-		p.sum = fmt.Sprintf("%08x", s.sum())
+		p.sum = hexSum(s.sum())
 		p.URL, p.Entries, p.Bytes, p.Index = l.publicURL+p.Name, counts[k], int64(len(doc)), true
 		indexes = append(indexes, p)
 	}

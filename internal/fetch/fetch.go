@@ -151,8 +151,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 		}
 		return nil, err
 	}
-	body, closers, derr := c.decode(resp.Body, resp.Header)
-	encodings, _ := codings(resp.Header) // decode checked them
+	body, encodings, closers, derr := c.decode(resp.Body, resp.Header)
 	if derr != nil {
 		resp.Body.Close()
 		cancel()
@@ -274,7 +273,7 @@ func codings(h http.Header) ([]string, error) {
 
 // decode undoes the codings, last applied first, each layer capped so that
 // neither the final body nor an intermediate layer can balloon.
-func (c *Client) decode(r io.Reader, h http.Header) (io.Reader, []io.Closer, error) {
+func (c *Client) decode(r io.Reader, h http.Header) (io.Reader, []string, []io.Closer, error) {
 	limit := c.MaxBytes
 	if limit <= 0 {
 		limit = DefaultMaxBytes
@@ -282,20 +281,20 @@ func (c *Client) decode(r io.Reader, h http.Header) (io.Reader, []io.Closer, err
 	r = &capReader{r: r, left: limit, limit: limit}
 	cs, err := codings(h)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var closers []io.Closer
 	for i := len(cs) - 1; i >= 0; i-- {
 		d, err := decoder(cs[i], r)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if c, ok := d.(io.Closer); ok {
 			closers = append(closers, c)
 		}
 		r = &capReader{r: &codingReader{r: d, coding: cs[i]}, left: limit, limit: limit}
 	}
-	return r, closers, nil
+	return r, cs, closers, nil
 }
 
 func decoder(coding string, r io.Reader) (io.Reader, error) {

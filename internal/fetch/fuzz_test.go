@@ -39,7 +39,7 @@ func FuzzDecode(f *testing.F) {
 		c := &Client{MaxBytes: limit}
 		h := http.Header{}
 		h.Set("Content-Encoding", coding)
-		r, closers, err := c.decode(bytes.NewReader(body), h)
+		r, _, closers, err := c.decode(bytes.NewReader(body), h)
 		if err != nil {
 			if !errors.Is(err, ErrUnsupportedEncoding) {
 				t.Fatalf("decode(%q): %v", coding, err)
