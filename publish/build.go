@@ -102,6 +102,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -144,6 +145,8 @@ type Result struct {
 	Files      []File         // every file of the published set, index files first
 	Indexes    []string       // public URLs of the files to submit (index files, or the single sitemap)
 	Warnings   []string       // problems that did not stop the publication (a stale file not removed)
+	Removed    []string       // files of the previous set that this one no longer has
+	Moves      []Move         // with Options.Stable: files merged into others
 	Elapsed    time.Duration  // from New to the end of Publish
 }
 
@@ -156,6 +159,8 @@ type File struct {
 	GzipBytes int64  // size on disk when gzipped, else 0
 	Index     bool
 	Group     string // the group of a child (see Builder.Group); "" for the main set and index files
+	N         int    // a child's number in its group (see Builder.Place); 0 for index files
+	LastMod   string // a child's <lastmod> in the index
 	Kept      bool   // the published file had this content already and was left as it was
 }
 
@@ -167,7 +172,8 @@ type Builder struct {
 	opts      Options // defaults applied
 	publicURL string
 	scope     *loc.Scope
-	seen      *seenSet // nil with NoDedupe
+	seen      *seenSet   // nil with NoDedupe
+	stable    *stableSet // nil unless Options.Stable
 	start     time.Time
 	unlock    func()
 
@@ -251,6 +257,10 @@ func New(opts Options) (*Builder, error) {
 	if !opts.NoDedupe {
 		b.seen = newSeenSet()
 	}
+	if opts.Stable {
+		old, _ := readManifest(opts.Dir, opts.Name) // a damaged one is reported by Publish
+		b.stable = newStableSet(opts, old)
+	}
 	b.pipe = newPipeline(opts.Dir, b.tempPrefix())
 	b.cw.p = b.pipe
 	return b, nil
@@ -279,27 +289,40 @@ func origin(u string) string {
 // checked: normalising is done once. u itself is not modified, and not
 // retained once Add returns.
 func (b *Builder) Add(ctx context.Context, u *sitemap.URL) error {
+	_, err := b.Place(ctx, u, 0)
+	return err
+}
+
+// Place is Add for a set whose files are stable (Options.Stable): it puts
+// u in file number file of the current group (the N of stem-N-XXXXXXXX.ext,
+// where u was last time) if that file has room, else in the group's last
+// file, else in a new one; file 0 is a URL seen for the first time. It
+// returns the number of the file that holds u, which the caller remembers
+// for the next run, or 0 when u was not added (refused, or a duplicate).
+// Without Options.Stable, file is ignored and the URL goes where Add puts
+// it.
+func (b *Builder) Place(ctx context.Context, u *sitemap.URL, file int) (int, error) {
 	if b.err != nil {
-		return b.err
+		return 0, b.err
 	}
 	if b.done {
-		return ErrDone
+		return 0, ErrDone
 	}
 	if b.adds++; b.adds&1023 == 0 {
 		if err := ctx.Err(); err != nil {
-			return b.fail(err)
+			return 0, b.fail(err)
 		}
 	}
 	norm, err := b.scope.Apply(u.Loc)
 	if err != nil {
-		return b.refuse(err, "loc")
+		return 0, b.refuse(err, "loc")
 	}
 	var h uint64
 	if b.seen != nil {
 		h = b.seen.hash(norm)
 		if b.seen.contains(h) {
 			b.res.Duplicates++
-			return nil
+			return 0, nil
 		}
 	}
 	v := &b.scratch
@@ -307,18 +330,23 @@ func (b *Builder) Add(ctx context.Context, u *sitemap.URL) error {
 	v.Loc = norm
 	if err := loc.NormalizeExtensions(v); err != nil {
 		*v = sitemap.URL{}
-		return b.refuse(err, "")
+		return 0, b.refuse(err, "")
 	}
-	err = b.write(ctx, v)
+	n := 0
+	if b.stable != nil {
+		n, err = b.placeStable(v, file)
+	} else if err = b.write(ctx, v); err == nil {
+		n = b.cur.gn
+	}
 	*v = sitemap.URL{}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if b.seen != nil {
 		b.seen.add(h)
 	}
 	b.res.URLs++
-	return nil
+	return n, nil
 }
 
 // AddAll adds every URL of seq, calling onError for each error the
@@ -494,7 +522,7 @@ func (b *Builder) Group(ctx context.Context, name string) error {
 		return fmt.Errorf("publish: group %q: use letters, digits, _ and - only", name)
 	case name == b.opts.Name:
 		return fmt.Errorf("publish: group %q: the set's own name (Options.Name) cannot name a group", name)
-	case b.groups[name] > 0:
+	case b.groups[name] > 0 || b.stable != nil && name != "" && slices.Contains(b.stable.order, name):
 		return fmt.Errorf("publish: group %q was already used: a group's URLs must be added together", name)
 	}
 	if set, ok := b.others[name]; ok && name != "" {
@@ -567,6 +595,11 @@ func missingTop(dir string) string {
 func (b *Builder) Publish(ctx context.Context) (*Result, error) {
 	if b.done {
 		return nil, ErrDone
+	}
+	if b.err == nil && b.stable != nil {
+		if err := b.finishStable(ctx); err != nil {
+			b.fail(err)
+		}
 	}
 	if b.err == nil {
 		b.cw.ctx = ctx

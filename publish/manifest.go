@@ -50,6 +50,8 @@ type manifestFile struct {
 	Entries int    `json:"entries,omitempty"` // URLs, or sitemaps for an index; 0 in a manifest written before it was recorded
 	Index   bool   `json:"index,omitempty"`   // an index file
 	Group   string `json:"group,omitempty"`   // the group of a child file (see Builder.Group)
+	LastMod string `json:"lastmod,omitempty"` // a child's <lastmod> in the index, kept with the file (see Options.ChangedAt)
+	Digest  string `json:"digest,omitempty"`  // a stable set's child: the digest of its lines, whatever their order (see spool)
 }
 
 const manifestPrefix = ".sitemapkit-manifest-"

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -51,6 +52,25 @@ type Options struct {
 	// at most 16 bytes per URL (TestSeenSetMemory holds it to that; the
 	// command's help and the docs say the same, TestDedupeFigure checks).
 	NoDedupe bool
+	// Stable keeps each URL in the file it was first written to: see
+	// Builder.Place, which says where that is, and the package doc's
+	// section on stable sets. A file whose URLs did not change is then
+	// left as it is, whatever changed elsewhere in the set.
+	Stable bool
+	// ChangedAt, with Stable, is the time of this run's changes: a file
+	// whose content changed since the last run (a URL added, changed,
+	// moved in or removed) gets it as its index <lastmod> when it is later
+	// than its URLs' latest, since the file itself changed then. Zero: the
+	// index's <lastmod> is the latest of the file's URLs, and no time of
+	// the run is written.
+	ChangedAt time.Time
+	// BeforeSwap, when set, is called by Publish with the set about to be
+	// swapped in (Result without Elapsed), once every file is written and
+	// fsynced and before any is put in place: a caller records the set
+	// there (package state commits its run), so that what it records is
+	// never behind what is published. An error stops the publication and
+	// is Publish's; the published set is left as it was.
+	BeforeSwap func(*Result) error
 }
 
 // defaultName is Options.Name's default.

@@ -59,7 +59,7 @@ func TestWithDefaults(t *testing.T) {
 	got := Options{Base: "https://www.example.com", PublicURL: "https://www.example.com/s"}.WithDefaults()
 	want := Options{Base: "https://www.example.com/", PublicURL: "https://www.example.com/s/", Name: "sitemap",
 		Format: sitemap.FormatURLSet, Index: IndexAuto, MaxURLs: sitemap.MaxURLs, MaxBytes: sitemap.MaxBytes}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("WithDefaults = %+v, want %+v", got, want)
 	}
 }

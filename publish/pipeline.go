@@ -44,6 +44,8 @@ type child struct {
 	raw  int64  // uncompressed size
 	disk int64  // size of tmp
 	sum  uint32 // CRC-32C of the uncompressed bytes (see checksum)
+	// digest: with Options.Stable, the digest of its lines (see spool)
+	digest string
 }
 
 type jobKind uint8

@@ -43,6 +43,7 @@ type planned struct {
 	File
 	sum    string // CRC-32C of the uncompressed content, 8 hex digits
 	disk   int64  // size on disk
+	digest string // a stable set's child: see child.digest
 	tmp    string // its complete temp file: a child's from the pipeline, an index file's once staged
 	doc    []byte // an index file's content, until staged
 	action action
@@ -53,7 +54,7 @@ type planned struct {
 }
 
 func (p *planned) record() manifestFile {
-	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: p.sum, Entries: p.Entries, Index: p.Index, Group: p.Group}
+	return manifestFile{Name: p.Name, Bytes: p.Bytes, Disk: p.disk, Sum: p.sum, Entries: p.Entries, Index: p.Index, Group: p.Group, LastMod: p.LastMod, Digest: p.digest}
 }
 
 // A publication is the plan of one run: the new set file by file, and the
@@ -205,8 +206,8 @@ func (l layout) single(children []*child) bool {
 // nameChild plans child c: stem-N-XXXXXXXX.ext, named after its group (or
 // the set) and its content, or the set's own name when it is single.
 func (l layout) nameChild(c *child, single bool) *planned {
-	p := &planned{sum: hexSum(c.sum), disk: c.disk, tmp: c.tmp}
-	p.Entries, p.Bytes, p.Group = c.entries, c.raw, c.group
+	p := &planned{sum: hexSum(c.sum), disk: c.disk, tmp: c.tmp, digest: c.digest}
+	p.Entries, p.Bytes, p.Group, p.N, p.LastMod = c.entries, c.raw, c.group, c.gn, c.latest
 	ext := l.ext
 	if c.gzip {
 		ext += ".gz"
@@ -496,15 +497,31 @@ func (b *Builder) publish(ctx context.Context) error {
 		return err
 	}
 	b.at("temps-written")
-	if err := b.swap(p); err != nil {
-		return err
-	}
-	b.retire(p)
+	used := map[string]bool{}
 	for _, f := range p.files() {
 		b.res.Files = append(b.res.Files, f.File)
+		used[f.Name] = true
 	}
 	for _, f := range p.tops() {
 		b.res.Indexes = append(b.res.Indexes, f.URL)
 	}
+	for _, f := range old.Files {
+		if !used[f.Name] {
+			b.res.Removed = append(b.res.Removed, f.Name)
+		}
+	}
+	if b.stable != nil {
+		b.res.Moves = b.stable.moves
+	}
+	if b.opts.BeforeSwap != nil {
+		res := b.res
+		if err := b.opts.BeforeSwap(&res); err != nil {
+			return err
+		}
+	}
+	if err := b.swap(p); err != nil {
+		return err
+	}
+	b.retire(p)
 	return nil
 }
