@@ -1,0 +1,565 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/publish"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// Options configure a Run.
+type Options struct {
+	// Now is the run's time: the lastmod of content seen changing in this
+	// run. Callers take it from SOURCE_DATE_EPOCH when it is set, for
+	// reproducible builds. It is kept to the second.
+	Now time.Time
+	// Content makes each URL's lastmod the time its current fingerprint
+	// was first seen (see Run.Add). Otherwise the source's lastmod is
+	// written as it is, and the state only keeps the files stable and
+	// records the changes.
+	Content bool
+}
+
+// Counts are what a run found, URL by URL.
+type Counts struct {
+	Added, Changed, Removed, Unchanged int
+	// Kept: URLs whose read failed this run (Run.Keep), kept with their
+	// previous entry and lastmod.
+	Kept int
+	// Duplicates: URLs given again in the same run, dropped.
+	Duplicates int
+}
+
+// A Placer puts u in the set, in file number file of the current group
+// (0: a URL the state has not seen there), and returns the number of the
+// file that took it, or 0 if u was not added (refused or a duplicate):
+// publish.Builder.Place.
+type Placer func(u *sitemap.URL, file int) (int, error)
+
+// A Run is one build of the set against the state, begun by Begin: it
+// decides each URL's lastmod, says which file each was in, and records
+// what changed. It holds the state's write lock until Close.
+type Run struct {
+	s     *Store
+	o     Options
+	tx    *sql.Tx
+	id    int64 // this run's id
+	prev  int64 // the last run's id; 0 for an empty state
+	now   lastmod
+	x     *index
+	fresh map[uint64]struct{}
+	files map[place]uint32 // file ids by group and number
+	ids   map[uint32]place
+	ins   *sql.Stmt // new URL
+	chg   *sql.Stmt // a change record
+	n     Counts
+	// Recovered is the id of an earlier run that committed its changes
+	// but was stopped before it recorded its set as published; this run
+	// publishes them. 0 when there was none.
+	Recovered int64
+	done      bool
+}
+
+type place struct {
+	group string
+	n     int
+}
+
+// Begin starts a run: it takes the state's write lock (failing with an
+// *Error wrapping ErrLocked if another run holds it) and loads the last
+// run's URLs.
+func (s *Store) Begin(ctx context.Context, o Options) (*Run, error) {
+	tx, err := s.conn.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, s.fail("begin", err)
+	}
+	r := &Run{s: s, o: o, tx: tx, fresh: map[uint64]struct{}{}, files: map[place]uint32{}, ids: map[uint32]place{}}
+	if err := r.begin(ctx); err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Run) begin(ctx context.Context) error {
+	s, tx := r.s, r.tx
+	// The write lock, at once: a second run fails now, not at its end.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM snapshot_run WHERE 0`); err != nil {
+		return s.fail("lock", err)
+	}
+	var published sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT id, published FROM runs ORDER BY id DESC LIMIT 1`).Scan(&r.prev, &published)
+	if err != nil && err != sql.ErrNoRows {
+		return s.fail("runs", err)
+	}
+	if r.prev > 0 && published.Int64 == 0 {
+		r.Recovered = r.prev
+	}
+	r.now = timeLastmod(r.o.Now)
+	res, err := tx.ExecContext(ctx, `INSERT INTO runs(at, added, changed, removed, unchanged, failed, published) VALUES(?, 0, 0, 0, 0, 0, 0)`, r.now.String())
+	if err != nil {
+		return s.fail("runs", err)
+	}
+	if r.id, err = res.LastInsertId(); err != nil {
+		return s.fail("runs", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, grp, n FROM files`)
+	if err != nil {
+		return s.fail("files", err)
+	}
+	for rows.Next() {
+		var id uint32
+		var p place
+		if err := rows.Scan(&id, &p.group, &p.n); err != nil {
+			rows.Close()
+			return s.fail("files", err)
+		}
+		r.files[p], r.ids[id] = id, p
+	}
+	if err := rows.Close(); err != nil {
+		return s.fail("files", err)
+	}
+	recs, err := r.load(ctx)
+	if err != nil {
+		return err
+	}
+	r.x = newIndex(recs)
+	if r.ins, err = tx.PrepareContext(ctx, `INSERT INTO urls(key, loc, fp, lastmod, first_seen, last_seen, file) VALUES(?, ?, ?, ?, ?, NULL, ?)`); err != nil {
+		return s.fail("prepare", err)
+	}
+	if r.chg, err = tx.PrepareContext(ctx, `INSERT INTO changes(run, kind, loc, lastmod) VALUES(?, ?, ?, ?)`); err != nil {
+		return s.fail("prepare", err)
+	}
+	return nil
+}
+
+// load reads the last run's URLs: from the snapshot when it is the last
+// run's, else row by row.
+func (r *Run) load(ctx context.Context) ([]rec, error) {
+	s, tx := r.s, r.tx
+	var snap int64
+	err := tx.QueryRowContext(ctx, `SELECT run FROM snapshot_run`).Scan(&snap)
+	if err == nil && snap == r.prev {
+		var recs []rec
+		rows, err := tx.QueryContext(ctx, `SELECT data FROM snapshot ORDER BY part`)
+		if err != nil {
+			return nil, s.fail("snapshot", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var b sql.RawBytes
+			if err := rows.Scan(&b); err != nil {
+				return nil, s.fail("snapshot", err)
+			}
+			recs = decodeRecs(recs, b)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, s.fail("snapshot", err)
+		}
+		return recs, nil
+	}
+	return r.loadRows(ctx, "")
+}
+
+// loadRows reads URLs row by row, those of where ("" for all).
+func (r *Run) loadRows(ctx context.Context, where string, args ...any) ([]rec, error) {
+	rows, err := r.tx.QueryContext(ctx, `SELECT key, fp, lastmod, file FROM urls `+where, args...)
+	if err != nil {
+		return nil, r.s.fail("urls", err)
+	}
+	defer rows.Close()
+	var recs []rec
+	for rows.Next() {
+		var key, fp int64
+		var lm sql.RawBytes
+		var file uint32
+		if err := rows.Scan(&key, &fp, &lm, &file); err != nil {
+			return nil, r.s.fail("urls", err)
+		}
+		p, _ := packLastmod(string(lm))
+		recs = append(recs, rec{key: uint64(key), fp: uint64(fp), lm: p, file: file})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, r.s.fail("urls", err)
+	}
+	return recs, nil
+}
+
+// Add adds u, whose significant content has fingerprint fp, to the set
+// through place, in its file of group, and records it. With
+// Options.Content it sets u.LastMod first:
+//
+//   - a URL the state knows, with the same fingerprint: its lastmod, as it
+//     was written before;
+//   - a known URL whose fingerprint changed: the run's time when fp comes
+//     from the content (fromContent: a page, a content hash), since a
+//     source's date that moved with it says less; else the source's own
+//     date, its word on change, or the run's time when it has none;
+//   - a URL new to a state that knows others: the source's date, or the
+//     run's time; in a new state (the first run): the source's date or
+//     none, never the run's time for a page not seen to change.
+//
+// A URL given twice in a run is dropped as a duplicate. A URL place
+// refuses is not recorded (and a known one is then removed from the set).
+func (r *Run) Add(u *sitemap.URL, fp uint64, fromContent bool, group string, place Placer) error {
+	key := Key(u.Loc)
+	if i := r.x.find(key); i >= 0 {
+		return r.again(&r.x.recs[i], u, fp, fromContent, group, place)
+	}
+	if _, dup := r.fresh[key]; dup {
+		r.n.Duplicates++
+		return nil
+	}
+	src, hasDate := packLastmod(u.LastMod)
+	lm := src
+	if r.o.Content {
+		if !hasDate && !r.Empty() {
+			lm = r.now
+		}
+		u.LastMod = lm.String()
+	}
+	n, err := place(u, 0)
+	if err != nil || n == 0 {
+		return err
+	}
+	r.fresh[key] = struct{}{}
+	id, err := r.fileID(group, n)
+	if err != nil {
+		return err
+	}
+	if _, err := r.ins.Exec(int64(key), u.Loc, int64(fp), lm.String(), r.id, id); err != nil {
+		return r.s.fail("urls", err)
+	}
+	if _, err := r.chg.Exec(r.id, "added", u.Loc, lm.String()); err != nil {
+		return r.s.fail("changes", err)
+	}
+	r.n.Added++
+	return nil
+}
+
+// size is the number of URLs the last run had.
+func (x *index) size() int { return len(x.recs) }
+
+// again adds a URL the last run had.
+func (r *Run) again(p *rec, u *sitemap.URL, fp uint64, fromContent bool, group string, place Placer) error {
+	if p.flag&seen != 0 {
+		r.n.Duplicates++
+		return nil
+	}
+	changed := p.fp != fp
+	lm := p.lm
+	if !r.o.Content {
+		lm, _ = packLastmod(u.LastMod)
+	} else {
+		if changed {
+			src, hasDate := packLastmod(u.LastMod)
+			lm = r.now
+			if hasDate && !fromContent {
+				lm = src
+			}
+		}
+		u.LastMod = lm.String()
+	}
+	n, err := place(u, r.number(p.file, group))
+	if err != nil || n == 0 {
+		return err
+	}
+	id, err := r.fileID(group, n)
+	if err != nil {
+		return err
+	}
+	p.flag |= seen
+	if changed || id != p.file || lm != p.lm {
+		p.flag |= dirty
+		p.fp, p.lm, p.file = fp, lm, id
+	}
+	if changed {
+		r.n.Changed++
+		if _, err := r.chg.Exec(r.id, "changed", u.Loc, lm.String()); err != nil {
+			return r.s.fail("changes", err)
+		}
+	} else {
+		r.n.Unchanged++
+	}
+	return nil
+}
+
+// Keep adds u, a URL whose read failed this run, with its previous entry
+// (read back from the published set by the caller) and lastmod, as
+// unchanged. It reports false when the state does not know u.
+func (r *Run) Keep(u *sitemap.URL, group string, place Placer) (bool, error) {
+	i := r.x.find(Key(u.Loc))
+	if i < 0 {
+		return false, nil
+	}
+	p := &r.x.recs[i]
+	if p.flag&seen != 0 {
+		return true, nil
+	}
+	fp := p.fp
+	if err := r.again(p, u, fp, true, group, place); err != nil {
+		return true, err
+	}
+	if p.flag&seen != 0 {
+		p.flag |= kept
+		r.n.Unchanged--
+		r.n.Kept++
+	}
+	return true, nil
+}
+
+// Missing returns the file (as the last set named it, e.g.
+// "sitemap-2-3fa2c19b.xml.gz") and group that held the URL loc, when the
+// state knows it and no source has given it in this run: the file to read
+// a failed page's previous entry from (see Keep).
+func (r *Run) Missing(loc string) (file, group string, ok bool) {
+	i := r.x.find(Key(loc))
+	if i < 0 || r.x.recs[i].flag&seen != 0 {
+		return "", "", false
+	}
+	p, ok := r.ids[r.x.recs[i].file]
+	if !ok {
+		return "", "", false
+	}
+	var name string
+	if err := r.tx.QueryRow(`SELECT name FROM files WHERE id = ?`, r.x.recs[i].file).Scan(&name); err != nil {
+		return "", "", false
+	}
+	return name, p.group, true
+}
+
+// number is the number of file id in group, or 0 when it is another
+// group's (a URL that moved to another group is new there).
+func (r *Run) number(id uint32, group string) int {
+	p, ok := r.ids[id]
+	if !ok || p.group != group {
+		return 0
+	}
+	return p.n
+}
+
+// fileID returns the id of file n of group, recording it if new.
+func (r *Run) fileID(group string, n int) (uint32, error) {
+	p := place{group, n}
+	if id, ok := r.files[p]; ok {
+		return id, nil
+	}
+	res, err := r.tx.Exec(`INSERT INTO files(grp, n, name, entries, bytes, sum) VALUES(?, ?, '', 0, 0, '')`, group, n)
+	if err != nil {
+		return 0, r.s.fail("files", err)
+	}
+	id64, err := res.LastInsertId()
+	if err != nil {
+		return 0, r.s.fail("files", err)
+	}
+	id := uint32(id64)
+	r.files[p], r.ids[id] = id, p
+	return id, nil
+}
+
+// Counts returns what the run found so far; after Commit, the removed
+// URLs are counted too.
+func (r *Run) Counts() Counts { return r.n }
+
+// ID returns the run's id in the runs table.
+func (r *Run) ID() int64 { return r.id }
+
+// Empty reports whether the state knew no URL when the run began (its
+// first run).
+func (r *Run) Empty() bool { return r.x.size() == 0 && r.prev == 0 }
+
+// Removed counts the URLs of the last run that no source gave in this one
+// (they are removed by Commit).
+func (r *Run) Removed() int {
+	n := 0
+	for i := range r.x.recs {
+		if r.x.recs[i].flag&seen == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Commit records the run, given the set about to be published (call it
+// from publish.Options.BeforeSwap): the URLs no source gave are removed,
+// the files merged are renumbered, each file's record updated, and the
+// run saved as unpublished until MarkPublished.
+func (r *Run) Commit(ctx context.Context, set *publish.Result) error {
+	if r.done {
+		return fmt.Errorf("state: run %d already ended", r.id)
+	}
+	if err := r.commit(ctx, set); err != nil {
+		return err
+	}
+	r.done = true
+	if err := r.tx.Commit(); err != nil {
+		return r.s.fail("commit", err)
+	}
+	return nil
+}
+
+func (r *Run) commit(ctx context.Context, set *publish.Result) error {
+	s, tx := r.s, r.tx
+	// Merged files: their URLs now live in the file they joined.
+	for _, m := range set.Moves {
+		from, okFrom := r.files[place{m.Group, m.From}]
+		to, err := r.fileID(m.Group, m.To)
+		if err != nil {
+			return err
+		}
+		if !okFrom {
+			continue
+		}
+		for i := range r.x.recs {
+			if p := &r.x.recs[i]; p.file == from && p.flag&seen != 0 {
+				p.file, p.flag = to, p.flag|dirty
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE urls SET file = ? WHERE file = ? AND first_seen = ?`, to, from, r.id); err != nil {
+			return s.fail("urls", err)
+		}
+	}
+	upd, err := tx.PrepareContext(ctx, `UPDATE urls SET fp = ?, lastmod = ?, file = ?, last_seen = NULL WHERE key = ?`)
+	if err != nil {
+		return s.fail("prepare", err)
+	}
+	del, err := tx.PrepareContext(ctx, `DELETE FROM urls WHERE key = ? RETURNING loc, lastmod`)
+	if err != nil {
+		return s.fail("prepare", err)
+	}
+	keep, err := tx.PrepareContext(ctx, `UPDATE urls SET last_seen = ? WHERE key = ? AND last_seen IS NULL`)
+	if err != nil {
+		return s.fail("prepare", err)
+	}
+	live := r.x.recs[:0:0]
+	for _, p := range r.x.recs {
+		switch {
+		case p.flag&seen == 0:
+			var loc, lm string
+			if err := del.QueryRowContext(ctx, int64(p.key)).Scan(&loc, &lm); err != nil {
+				return s.fail("urls", err)
+			}
+			if _, err := r.chg.ExecContext(ctx, r.id, "removed", loc, lm); err != nil {
+				return s.fail("changes", err)
+			}
+			r.n.Removed++
+			continue
+		case p.flag&dirty != 0:
+			if _, err := upd.ExecContext(ctx, int64(p.fp), p.lm.String(), p.file, int64(p.key)); err != nil {
+				return s.fail("urls", err)
+			}
+		}
+		if p.flag&kept != 0 && r.prev > 0 {
+			if _, err := keep.ExecContext(ctx, r.prev, int64(p.key)); err != nil {
+				return s.fail("urls", err)
+			}
+		}
+		p.flag = 0
+		live = append(live, p)
+	}
+	if err := r.saveFiles(ctx, set); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET added = ?, changed = ?, removed = ?, unchanged = ?, failed = ? WHERE id = ?`,
+		r.n.Added, r.n.Changed, r.n.Removed, r.n.Unchanged, r.n.Kept, r.id); err != nil {
+		return s.fail("runs", err)
+	}
+	return r.saveSnapshot(ctx, live)
+}
+
+// saveFiles records each child of set under its group and number, and
+// forgets the files it no longer has.
+func (r *Run) saveFiles(ctx context.Context, set *publish.Result) error {
+	s, tx := r.s, r.tx
+	have := map[uint32]bool{}
+	for _, f := range set.Files {
+		if f.Index {
+			continue
+		}
+		id, err := r.fileID(f.Group, f.N)
+		if err != nil {
+			return err
+		}
+		have[id] = true
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET name = ?, entries = ?, bytes = ?, sum = ? WHERE id = ?`,
+			f.Name, f.Entries, f.Bytes, sumOf(f.Name), id); err != nil {
+			return s.fail("files", err)
+		}
+	}
+	for id := range r.ids {
+		if !have[id] {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, id); err != nil {
+				return s.fail("files", err)
+			}
+		}
+	}
+	return nil
+}
+
+// sumOf is the content checksum a child's name carries
+// (stem-N-XXXXXXXX.ext), or "" for the single file.
+func sumOf(name string) string {
+	for i := 0; i+8 <= len(name); i++ {
+		if name[i] == '-' && i+9 <= len(name) && name[i+9] == '.' {
+			return name[i+1 : i+9]
+		}
+	}
+	return ""
+}
+
+// snapshotPart is the number of URLs in one blob of the snapshot (1 MiB).
+const snapshotPart = 1 << 20 / recSize
+
+// saveSnapshot stores the index of every URL the state now has: the last
+// run's that stay (live) and this run's new ones, unless nothing changed.
+func (r *Run) saveSnapshot(ctx context.Context, live []rec) error {
+	s, tx := r.s, r.tx
+	changed := r.n.Added > 0 || r.n.Removed > 0
+	for _, p := range r.x.recs {
+		changed = changed || p.flag&dirty != 0
+	}
+	if changed {
+		fresh, err := r.loadRows(ctx, `WHERE first_seen = ?`, r.id)
+		if err != nil {
+			return err
+		}
+		all := newIndex(append(live, fresh...)).recs
+		if _, err := tx.ExecContext(ctx, `DELETE FROM snapshot`); err != nil {
+			return s.fail("snapshot", err)
+		}
+		var buf []byte
+		for part := 0; part*snapshotPart < len(all); part++ {
+			chunk := all[part*snapshotPart : min(len(all), (part+1)*snapshotPart)]
+			buf = encodeRecs(buf[:0], chunk)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(part, data) VALUES(?, ?)`, part, buf); err != nil {
+				return s.fail("snapshot", err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM snapshot_run; INSERT INTO snapshot_run(run) VALUES(?)`, r.id); err != nil {
+		return s.fail("snapshot", err)
+	}
+	return nil
+}
+
+// MarkPublished records that the set Commit recorded is live, and that
+// the run it recovered (see Run.Recovered), if any, reached the set
+// through this one.
+func (r *Run) MarkPublished(ctx context.Context) error {
+	if _, err := r.s.conn.ExecContext(ctx, `UPDATE runs SET published = 1 WHERE id = ? OR (published = 0 AND id < ?)`, r.id, r.id); err != nil {
+		return r.s.fail("runs", err)
+	}
+	return nil
+}
+
+// Close ends the run; without Commit, nothing it did is kept.
+func (r *Run) Close() error {
+	if r.done {
+		return nil
+	}
+	r.done = true
+	return r.tx.Rollback()
+}

@@ -1,0 +1,336 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"modernc.org/sqlite"
+
+	"github.com/sitemapkit/sitemapkit/publish"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+const base = "https://www.example.com/"
+
+// page is a URL of a test site and its content's fingerprint.
+type page struct {
+	loc, lastmod string
+	fp           uint64
+}
+
+func pages(n int) []page {
+	var ps []page
+	for i := range n {
+		ps = append(ps, page{loc: base + "p/" + strconv.Itoa(i), fp: uint64(i + 1)})
+	}
+	return ps
+}
+
+// run builds the set of ps into dir against the state at path, as the
+// command does, and returns the published URLs' lastmods and the counts.
+func run(t *testing.T, path, dir string, o Options, ps []page) (map[string]string, Counts, *publish.Result) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := s.Begin(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := publish.New(publish.Options{Dir: dir, Base: base, MaxURLs: 4, Stable: true, NoDedupe: true,
+		ChangedAt: o.Now, BeforeSwap: func(res *publish.Result) error { return r.Commit(ctx, res) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	got := map[string]string{}
+	for _, p := range ps {
+		u := sitemap.URL{Loc: p.loc, LastMod: p.lastmod}
+		err := r.Add(&u, p.fp, true, "", func(u *sitemap.URL, file int) (int, error) {
+			got[u.Loc] = u.LastMod
+			return b.Place(ctx, u, file)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := b.Publish(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.MarkPublished(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return got, r.Counts(), res
+}
+
+func TestContentLastmod(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	dir := t.TempDir()
+	t1 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	ps := pages(10)
+	ps[3].lastmod = "2020-05-01"
+	got, n, _ := run(t, path, dir, Options{Now: t1, Content: true}, ps)
+	if got[ps[0].loc] != "" || got[ps[3].loc] != "2020-05-01" {
+		t.Errorf("first run: lastmods %q and %q, want none and the source's", got[ps[0].loc], got[ps[3].loc])
+	}
+	if n.Added != 10 {
+		t.Errorf("first run: %+v, want 10 added", n)
+	}
+
+	// Second run: page 5's content changes, page 6's source date moves
+	// alone (not a change: the fingerprint is the content's), page 10 is
+	// new, page 9 is gone.
+	t2 := t1.Add(24 * time.Hour)
+	ps[5].fp = 99
+	ps[6].lastmod = "2026-01-02"
+	ps = append(ps[:9], page{loc: base + "p/new", fp: 1000})
+	got, n, res := run(t, path, dir, Options{Now: t2, Content: true}, ps)
+	want := Counts{Added: 1, Changed: 1, Removed: 1, Unchanged: 8}
+	if n != want {
+		t.Errorf("second run: %+v, want %+v", n, want)
+	}
+	for loc, lm := range map[string]string{ps[5].loc: "2026-01-02T10:00:00+00:00", ps[9].loc: "2026-01-02T10:00:00+00:00",
+		ps[6].loc: "", ps[3].loc: "2020-05-01", ps[0].loc: ""} {
+		if got[loc] != lm {
+			t.Errorf("second run: %s lastmod %q, want %q", loc, got[loc], lm)
+		}
+	}
+	kept := 0
+	for _, f := range res.Files {
+		if f.Kept {
+			kept++
+		}
+	}
+	if kept == 0 {
+		t.Errorf("second run rewrote every file: %+v", res.Files)
+	}
+
+	// Third run, no change: everything as it was, nothing rewritten.
+	again, n, res := run(t, path, dir, Options{Now: t2.Add(time.Hour), Content: true}, ps)
+	if n != (Counts{Unchanged: 10}) {
+		t.Errorf("third run: %+v, want 10 unchanged", n)
+	}
+	for loc, lm := range got {
+		if again[loc] != lm {
+			t.Errorf("third run: %s lastmod %q, was %q", loc, again[loc], lm)
+		}
+	}
+	for _, f := range res.Files {
+		if !f.Kept {
+			t.Errorf("third run rewrote %s", f.Name)
+		}
+	}
+	// The history, as any SQLite client reads it.
+	db := openRaw(t, path)
+	var changes int
+	if err := db.QueryRow(`SELECT count(*) FROM changes WHERE run = 2`).Scan(&changes); err != nil || changes != 3 {
+		t.Errorf("changes of run 2: %d (%v), want 3", changes, err)
+	}
+}
+
+func openRaw(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	c, err := sqlite.NewConnector("file:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestSnapshotMatchesRows: the index a run loads from the snapshot is the
+// one the rows give.
+func TestSnapshotMatchesRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	dir := t.TempDir()
+	ps := pages(50)
+	ps[7].lastmod = "2024-02-03T04:05:06-07:30"
+	run(t, path, dir, Options{Now: time.Unix(1e9, 0)}, ps)
+	ctx := context.Background()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := s.Begin(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rows, err := r.loadRows(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromRows := newIndex(rows).recs
+	if len(fromRows) != len(r.x.recs) || len(rows) != 50 {
+		t.Fatalf("%d URLs from the snapshot, %d from the rows, want 50", len(r.x.recs), len(fromRows))
+	}
+	for i := range fromRows {
+		if fromRows[i] != r.x.recs[i] {
+			t.Errorf("URL %d: snapshot %+v, rows %+v", i, r.x.recs[i], fromRows[i])
+		}
+	}
+	if lm := r.x.recs[r.x.find(Key(ps[7].loc))].lm.String(); lm != ps[7].lastmod {
+		t.Errorf("lastmod %q came back as %q", ps[7].lastmod, lm)
+	}
+}
+
+func TestLastmodRoundTrip(t *testing.T) {
+	for _, s := range []string{"2024-05-01", "2024-05-01T10:00:00Z", "2024-05-01T10:00:00+00:00",
+		"2024-05-01T23:59:59-05:00", "1999-12-31T23:59:59+14:00", "0001-01-01", "9999-12-31T23:59:59Z"} {
+		lm, ok := packLastmod(s)
+		if !ok || lm.String() != s {
+			t.Errorf("%q: packed %v, back as %q", s, ok, lm.String())
+		}
+	}
+	for _, s := range []string{"", "2024", "2024-05", "2024-05-01T10:00:00", "yesterday"} {
+		if _, ok := packLastmod(s); ok {
+			t.Errorf("%q packed", s)
+		}
+	}
+	if lm, _ := packLastmod("2024-05-01T10:00+02:00"); lm.String() != "2024-05-01T10:00:00+02:00" {
+		t.Errorf("hh:mm came back as %q", lm.String())
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+
+	garbage := filepath.Join(dir, "garbage.db")
+	os.WriteFile(garbage, []byte("this is not a database, but it is long enough to look like a header of one"), 0o644)
+	if _, err := Open(ctx, garbage); !errors.Is(err, ErrDamaged) {
+		t.Errorf("garbage: %v, want ErrDamaged", err)
+	}
+
+	other := filepath.Join(dir, "other.db")
+	db := openRaw(t, other)
+	if _, err := db.Exec(`CREATE TABLE shop(x)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := Open(ctx, other); !errors.Is(err, ErrDamaged) {
+		t.Errorf("another application's database: %v, want ErrDamaged", err)
+	}
+
+	newer := filepath.Join(dir, "newer.db")
+	s, err := Open(ctx, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db = openRaw(t, newer)
+	if _, err := db.Exec(`PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = Open(ctx, newer)
+	if !errors.Is(err, ErrNewer) {
+		t.Errorf("newer schema: %v, want ErrNewer", err)
+	}
+	if se, ok := errors.AsType[*Error](err); !ok || se.Fix == "" || se.Path != newer {
+		t.Errorf("newer schema: %#v, want an *Error with its path and a way forward", err)
+	}
+}
+
+func TestLocked(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	r, err := a.Begin(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := Open(ctx, path)
+	if err == nil {
+		_, err = b.Begin(ctx, Options{})
+		b.Close()
+	}
+	if !errors.Is(err, ErrLocked) {
+		t.Errorf("second run: %v, want ErrLocked", err)
+	}
+}
+
+// TestMigrate: a file of schema 1 is brought to the current one, its
+// history kept.
+func TestMigrate(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	db := openRaw(t, path)
+	if _, err := db.Exec(migrations[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA user_version = 1; PRAGMA application_id = ` + strconv.Itoa(applicationID) + `;
+		INSERT INTO runs VALUES(1, '2024-01-01T00:00:00Z', 1, 0, 0, 0, 0, 1);
+		INSERT INTO files VALUES(1, '', 1, 'sitemap.xml', 1, 100, '');
+		INSERT INTO urls VALUES(5, 'https://www.example.com/', 7, '2023-01-01', 1, NULL, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := s.Begin(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if len(r.x.recs) != 1 || r.x.recs[0].fp != 7 || r.x.recs[0].lm.String() != "2023-01-01" {
+		t.Errorf("after migration: %+v, want the URL schema 1 held", r.x.recs)
+	}
+}
+
+// TestRecovered: a run that committed but did not record its set as
+// published is seen by the next, which publishes its changes.
+func TestRecovered(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Begin(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := sitemap.URL{Loc: base}
+	if err := r.Add(&u, 1, true, "", func(*sitemap.URL, int) (int, error) { return 1, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Commit(ctx, &publish.Result{Files: []publish.File{{Name: "sitemap.xml", N: 1, Entries: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // killed before MarkPublished
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err = s.Begin(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Recovered != 1 || r.x.size() != 1 {
+		t.Errorf("Recovered = %d with %d URLs, want run 1's one URL", r.Recovered, r.x.size())
+	}
+}
