@@ -151,9 +151,9 @@ const (
 
 // A stream is one candidate main content.
 type stream struct {
-	depth  int // inside its element (main, article; for body: outside the head)
-	text   fnv
-	imgs   fnv
+	depth int // inside its element (main, article; for body: outside the head)
+	text  fnv
+	imgs  fnv
 	space bool // a space is due before the next character
 	start bool // a character was written
 }
