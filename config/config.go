@@ -112,6 +112,31 @@ type Config struct {
 	// Strict fails the run, publishing nothing, when any URL is refused.
 	// Default false: refused URLs are reported and left out.
 	Strict bool `toml:"strict"`
+	// State is the file that remembers what each page was from one run to
+	// the next (an SQLite database, created if missing; relative to this
+	// file), so that files whose URLs did not change are not rewritten and
+	// lastmod can mean a change of content. Keep it outside out: it is
+	// never published. Default: none, every run starts afresh.
+	State string `toml:"state"`
+	// Lastmod is "content" to make each URL's lastmod the time its
+	// significant content was first seen as it is now (needs state), for
+	// every source; default "": each source's own dates.
+	Lastmod string `toml:"lastmod"`
+	// ContentSelector is a CSS selector naming the main content of a page
+	// of a dir source, for lastmod = "content": only its text counts, not
+	// that of <main>. Default: <main>, else <article>, else the body
+	// without header, nav, footer and aside.
+	ContentSelector string `toml:"content_selector"`
+	// IgnoreSelector is a CSS selector of elements that never count as
+	// content (a view counter, an advertisement), for lastmod = "content".
+	IgnoreSelector string `toml:"ignore_selector"`
+	// Feed writes feed.xml beside the index: an Atom feed of the URLs most
+	// recently added or changed (needs state). Default false.
+	Feed bool `toml:"feed"`
+	// FeedEntries is how many URLs the feed lists. Default (0): 100.
+	FeedEntries int `toml:"feed_entries"`
+	// Hub is the URL of a WebSub hub, linked from the feed (rel="hub").
+	Hub string `toml:"hub"`
 	// Filter applies to every source, in groups too ([filter]).
 	Filter Filter `toml:"filter"`
 	// Sources are the sources of the main set, whose files are named after
@@ -391,6 +416,9 @@ var optionNames = map[string]OptionName{
 	"MaxURLs":   {"max_urls", "--max-urls"},
 	"MaxBytes":  {"max_bytes", "--max-bytes"},
 	"NoDedupe":  {"keep_duplicates", "--no-dedupe"},
+	// Set from the state, not given as such.
+	"Stable":    {"state", "--state"},
+	"ChangedAt": {"lastmod", "--lastmod"},
 }
 
 // NameOf returns the key and flag of the publish.Options field, as an
@@ -409,6 +437,7 @@ func (c *Config) resolve(dir string) {
 		return filepath.Join(dir, p)
 	}
 	c.Out = join(c.Out)
+	c.State = join(c.State)
 	sources := func(ss []Source) {
 		for i := range ss {
 			s := &ss[i]

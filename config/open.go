@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
@@ -129,6 +130,11 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		}
 		o := source.StaticOptions{Dir: s.Path, Base: c.Base, StripHTML: s.StripHTML,
 			Include: s.IncludeFiles, Exclude: s.ExcludeFiles, Lastmod: lm, Images: s.Images}
+		if c.Lastmod == "content" {
+			if o.Fingerprint, err = fingerprint.New(fingerprint.Options{Content: c.ContentSelector, Ignore: c.IgnoreSelector}); err != nil {
+				return fail("%v", err)
+			}
+		}
 		ins = append(ins, Input{Name: s.Path, check: func() error { return exists(o.Dir, true) }, open: func(ctx context.Context) (source.Source, func() error, error) {
 			st, err := source.OpenStatic(ctx, o)
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitemapkit/sitemapkit/feed"
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/publish"
 )
@@ -35,6 +36,7 @@ func Starter(base string) string {
 		"{index}", quote(index),
 		"{max_urls}", strconv.Itoa(d.MaxURLs),
 		"{max_bytes}", strconv.FormatInt(d.MaxBytes, 10),
+		"{feed_entries}", strconv.Itoa(feed.DefaultEntries),
 	).Replace(starter)
 }
 
@@ -89,6 +91,25 @@ max_bytes = {max_bytes}
 keep_duplicates = false
 # Publish nothing if any URL is refused (false: report and leave it out).
 strict = false
+
+# Keeping lastmod true (see the README): a file, outside out, that remembers
+# each page's content, lastmod and sitemap file from run to run, so that only
+# the files whose URLs changed are rewritten ("": none, e.g.
+# ".sitemapkit/state.db").
+state = ""
+# "content": a URL's lastmod is when its content was first seen as it is
+# now (needs state); "": each source's own dates.
+lastmod = ""
+# What counts as a page's content, for lastmod = "content": CSS selectors of
+# the main content ("": main, else article, else the body without header,
+# nav, footer and aside) and of elements that never count (".views, .ad").
+content_selector = ""
+ignore_selector = ""
+# Publish feed.xml, an Atom feed of the URLs latest added or changed (needs
+# state), listing this many, and naming this WebSub hub ("": none).
+feed = false
+feed_entries = {feed_entries}
+hub = ""
 
 # Which URLs to keep and how to clean them, for every source. A pattern
 # matches the URL's path: a glob ("/blog/**": * stays within a segment, **

@@ -3,11 +3,14 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/source"
 )
@@ -87,6 +90,7 @@ func (v *validator) top(c *Config) {
 	indexes, _ := Choices("index")
 	v.oneOf([]string{"index"}, c.Index, indexes...)
 	v.filter([]string{"filter"}, &c.Filter)
+	v.tracking(c)
 
 	sources := len(c.Sources)
 	for i := range c.Sources {
@@ -245,4 +249,47 @@ func (v *validator) source(path []string, s *Source) {
 		}
 	}
 	v.filter(path, &s.Filter)
+}
+
+// tracking checks the keys of change tracking: state, lastmod, the
+// selectors and the feed.
+func (v *validator) tracking(c *Config) {
+	v.oneOf([]string{"lastmod"}, c.Lastmod, "content")
+	if c.Lastmod == "content" && c.State == "" {
+		v.errorf([]string{"lastmod"}, `lastmod = "content" needs state: a file to remember each page's content in`)
+	}
+	if c.State != "" && c.Out != "" && inside(c.State, c.Out) {
+		v.errorf([]string{"state"}, "state %q is inside out %q, which is published: keep it elsewhere, e.g. \".sitemapkit/state.db\" beside the config file", c.State, c.Out)
+	}
+	if c.Feed && c.State == "" {
+		v.errorf([]string{"feed"}, "feed needs state: the feed lists the changes the state records")
+	}
+	if c.FeedEntries < 0 || c.FeedEntries > MaxFeedEntries {
+		v.errorf([]string{"feed_entries"}, "feed_entries %d is out of range: 1 to %d", c.FeedEntries, MaxFeedEntries)
+	}
+	if c.Hub != "" {
+		if u, err := url.Parse(c.Hub); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			v.errorf([]string{"hub"}, "hub %q is not an http(s) URL", c.Hub)
+		}
+	}
+	if _, err := fingerprint.New(fingerprint.Options{Content: c.ContentSelector}); err != nil {
+		v.errorf([]string{"content_selector"}, "%v", err)
+	}
+	if _, err := fingerprint.New(fingerprint.Options{Ignore: c.IgnoreSelector}); err != nil {
+		v.errorf([]string{"ignore_selector"}, "%v", err)
+	}
+}
+
+// MaxFeedEntries is the most URLs feed_entries may ask the feed to list.
+const MaxFeedEntries = 10000
+
+// inside reports whether path is in the folder dir.
+func inside(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

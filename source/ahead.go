@@ -26,8 +26,10 @@ type Ahead struct {
 	next  int // index in cur of the record Read returns next
 	line  int
 	place string // the Placer's place for the record last returned
-	end   error  // Err of the source after the record last returned
-	done  bool   // the record last returned ended the stream
+	fp    uint64 // the fingerprint of the record last returned
+	hasFP bool
+	end   error // Err of the source after the record last returned
+	done  bool  // the record last returned ended the stream
 }
 
 // aheadBatchLen is how many records travel together: enough that the cost
@@ -44,7 +46,9 @@ type aheadRecord struct {
 	err   error
 	line  int
 	place string // src's Place, when it is a Placer
-	end   error  // src.Err() right after this record
+	fp    uint64 // src's Fingerprint, when it has one
+	hasFP bool
+	end   error // src.Err() right after this record
 }
 
 // ReadAhead starts reading src ahead of the caller and returns the Ahead
@@ -84,7 +88,8 @@ func (a *Ahead) fill() {
 			if a.placer != nil {
 				place = a.placer.Place()
 			}
-			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), place: place, end: end})
+			fp, hasFP := FingerprintOf(a.src)
+			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), place: place, fp: fp, hasFP: hasFP, end: end})
 			over = err == io.EOF || (err != nil && end != nil)
 		}
 		select {
@@ -117,7 +122,7 @@ func (a *Ahead) Read() (sitemap.URL, error) {
 	}
 	r := &a.cur.recs[a.next]
 	a.next++
-	a.line, a.place, a.end = r.line, r.place, r.end
+	a.line, a.place, a.end, a.fp, a.hasFP = r.line, r.place, r.end, r.fp, r.hasFP
 	if r.err == io.EOF || (r.err != nil && r.end != nil) {
 		a.done = true
 	}
@@ -154,6 +159,10 @@ func (a *Ahead) Place() string {
 	}
 	return linePlace(a.src.Name(), a.line)
 }
+
+// Fingerprint returns the fingerprint of the record Read last returned,
+// as the Source read gave it (see FingerprintOf).
+func (a *Ahead) Fingerprint() (uint64, bool) { return a.fp, a.hasFP }
 
 // Close stops reading ahead; a later Read returns io.ErrClosedPipe. It
 // does not wait for a read under way in the goroutine (the standard input

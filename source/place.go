@@ -46,3 +46,29 @@ func linePlace(name string, line int) string {
 	}
 	return name
 }
+
+// A Fingerprinter is a Source that knows the significant content of its
+// records (a static folder's pages, with StaticOptions.Fingerprint):
+// Fingerprint returns that of the record Read last returned, and false
+// when it has none. A change tracker tells a changed page from a rebuilt
+// one by it (package state).
+type Fingerprinter interface {
+	Fingerprint() (uint64, bool)
+}
+
+// FingerprintOf returns the fingerprint of the record src.Read last
+// returned, as its Fingerprinter (or that of the Source it wraps) says;
+// false when there is none.
+func FingerprintOf(src Source) (uint64, bool) {
+	for src != nil {
+		if f, ok := src.(Fingerprinter); ok {
+			return f.Fingerprint()
+		}
+		u, ok := src.(interface{ Unwrap() Source })
+		if !ok {
+			return 0, false
+		}
+		src = u.Unwrap()
+	}
+	return 0, false
+}

@@ -128,7 +128,11 @@ type ParseError struct {
 	File   string
 	Line   int
 	Column int
-	Err    error
+	// Loc is the URL of the record that could not be read, when the
+	// source knows it (a page of a static folder): a change tracker keeps
+	// its previous entry rather than dropping it.
+	Loc string
+	Err error
 }
 
 // Error returns "file:line:column: message", leaving out what is unknown.

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -113,6 +115,11 @@ type StaticOptions struct {
 	// Lastmod says where lastmod values come from; LastmodAuto by default.
 	Lastmod Lastmod
 
+	// Fingerprint, when set, fingerprints each page's significant content
+	// (see package fingerprint), which Fingerprint then returns for the
+	// page last read. It costs reading whole pages rather than their heads.
+	Fingerprint *fingerprint.Hasher
+
 	// Images lists each page's <img src> as image entries (resolved
 	// against the page's URL and <base href>; data: and other non-HTTP
 	// sources skipped; duplicates dropped; at most sitemap.MaxImages per
@@ -198,6 +205,8 @@ type Static struct {
 	include []glob
 	exclude []glob
 	lastmod Lastmod // resolved: never LastmodAuto
+	fp      uint64  // the fingerprint of the page last read
+	hasFP   bool
 	git     *gitIndex
 	stack   []frame
 	place   string
@@ -343,16 +352,20 @@ func (s *Static) Read() (sitemap.URL, error) {
 		if !ok {
 			continue
 		}
-		s.place = full
+		s.place, s.hasFP = full, false
 		u, list, err := s.entry(rel, full, page, e, info)
 		if err != nil {
-			return sitemap.URL{}, &ParseError{File: full, Err: err}
+			return sitemap.URL{}, &ParseError{File: full, Loc: s.urlOf(rel, page), Err: err}
 		}
 		if list {
 			return u, nil
 		}
 	}
 }
+
+// Fingerprint returns the fingerprint of the page Read last returned,
+// with StaticOptions.Fingerprint; false for another file, or without it.
+func (s *Static) Fingerprint() (uint64, bool) { return s.fp, s.hasFP }
 
 // push enters a folder, unless it is a symbolic link to one the walk is
 // already inside. info is the link's target's, nil for a plain folder.
@@ -438,7 +451,20 @@ func (s *Static) entry(rel, full string, page bool, e fs.DirEntry, info fs.FileI
 	if err != nil {
 		return u, false, err
 	}
-	h, err := parseHead(f, pageURL, s.o.Images)
+	var r io.Reader = f
+	if s.o.Fingerprint != nil {
+		// Read once, for both passes.
+		data, err := io.ReadAll(io.LimitReader(f, fingerprint.MaxPage+1))
+		if err != nil {
+			return u, false, err
+		}
+		if s.fp, err = s.o.Fingerprint.HTML(bytes.NewReader(data)); err != nil {
+			return u, false, err
+		}
+		s.hasFP = true
+		r = bytes.NewReader(data)
+	}
+	h, err := parseHead(r, pageURL, s.o.Images)
 	if err != nil {
 		return u, false, err
 	}
