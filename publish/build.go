@@ -102,7 +102,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
@@ -145,7 +144,7 @@ type Result struct {
 	Files      []File         // every file of the published set, index files first
 	Indexes    []string       // public URLs of the files to submit (index files, or the single sitemap)
 	Warnings   []string       // problems that did not stop the publication (a stale file not removed)
-	Removed    []string       // files of the previous set that this one no longer has
+	Removed    []string       // files of the previous set whose place this one no longer has (not those it rewrote)
 	Moves      []Move         // with Options.Stable: files merged into others
 	Elapsed    time.Duration  // from New to the end of Publish
 }
@@ -200,8 +199,17 @@ type Builder struct {
 	done    bool
 	scratch sitemap.URL
 
-	hook func(step string) // tests: called at each step of Publish
+	hook       func(step string) // tests: called at each step of Publish
+	beforeSwap func(*Result) error
 }
+
+// BeforeSwap makes Publish call f with the set about to be swapped in
+// (Result without Elapsed), once every file is written and fsynced and
+// before any is put in place: a caller records the set there (package
+// state commits its run), so that what it records is never behind what is
+// published. An error from f stops the publication and is Publish's; the
+// published set is left as it was.
+func (b *Builder) BeforeSwap(f func(*Result) error) { b.beforeSwap = f }
 
 // at calls the test hook, if any, at a step of Publish.
 func (b *Builder) at(step string) {
@@ -382,6 +390,10 @@ func (b *Builder) AddAll(ctx context.Context, seq iter.Seq2[sitemap.URL, error],
 	return b.err
 }
 
+// Err returns the error that made the Builder fail (see Add), or nil: a
+// caller adding URLs itself tells a refusal from the end with it.
+func (b *Builder) Err() error { return b.err }
+
 // refuse counts a refusal, or makes any other error fatal. field names the
 // element of a violation that does not say.
 func (b *Builder) refuse(err error, field string) error {
@@ -522,7 +534,7 @@ func (b *Builder) Group(ctx context.Context, name string) error {
 		return fmt.Errorf("publish: group %q: use letters, digits, _ and - only", name)
 	case name == b.opts.Name:
 		return fmt.Errorf("publish: group %q: the set's own name (Options.Name) cannot name a group", name)
-	case b.groups[name] > 0 || b.stable != nil && name != "" && slices.Contains(b.stable.order, name):
+	case b.groups[name] > 0:
 		return fmt.Errorf("publish: group %q was already used: a group's URLs must be added together", name)
 	}
 	if set, ok := b.others[name]; ok && name != "" {

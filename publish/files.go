@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -114,4 +115,19 @@ func removeLeftovers(dir, prefix string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// WriteFile puts data in dir under name, atomically (a temp file, fsynced,
+// renamed over it), unless the file holds data already: it is then left as
+// it is, with its mtime, so that a reader polling it sees no change. It
+// reports whether it wrote. It is for a file published beside a set, such
+// as its feed, after Publish.
+func WriteFile(dir, name string, data []byte) (bool, error) {
+	if old, err := os.ReadFile(filepath.Join(dir, name)); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	if err := writeFileAtomic(dir, name, tempPrefix+name+".", data, true); err != nil {
+		return false, err
+	}
+	return true, nil
 }

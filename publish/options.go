@@ -64,13 +64,6 @@ type Options struct {
 	// index's <lastmod> is the latest of the file's URLs, and no time of
 	// the run is written.
 	ChangedAt time.Time
-	// BeforeSwap, when set, is called by Publish with the set about to be
-	// swapped in (Result without Elapsed), once every file is written and
-	// fsynced and before any is put in place: a caller records the set
-	// there (package state commits its run), so that what it records is
-	// never behind what is published. An error stops the publication and
-	// is Publish's; the published set is left as it was.
-	BeforeSwap func(*Result) error
 }
 
 // defaultName is Options.Name's default.

@@ -155,8 +155,8 @@ func TestStableFiles(t *testing.T) {
 			t.Errorf("file 2 holds %d URLs, want 3", f.Entries)
 		}
 	}
-	if len(res.Removed) != 2 {
-		t.Errorf("removed %v, want the old files 2 and 3", res.Removed)
+	if len(res.Removed) != 1 || res.Removed[0] != old[3] {
+		t.Errorf("removed %v, want the old file 3 alone (file 2 was rewritten, not removed)", res.Removed)
 	}
 }
 

@@ -498,24 +498,30 @@ func (b *Builder) publish(ctx context.Context) error {
 	}
 	b.at("temps-written")
 	used := map[string]bool{}
+	taken := map[place]bool{}
 	for _, f := range p.files() {
 		b.res.Files = append(b.res.Files, f.File)
 		used[f.Name] = true
+		if !f.Index {
+			taken[place{f.Group, f.N}] = true
+		}
 	}
 	for _, f := range p.tops() {
 		b.res.Indexes = append(b.res.Indexes, f.URL)
 	}
 	for _, f := range old.Files {
-		if !used[f.Name] {
+		// A file replaced by a new version of itself (the same place) is
+		// rewritten, not removed.
+		if at, ok := placeOf(b.opts.Name, f); !used[f.Name] && !(ok && !f.Index && taken[at]) {
 			b.res.Removed = append(b.res.Removed, f.Name)
 		}
 	}
 	if b.stable != nil {
 		b.res.Moves = b.stable.moves
 	}
-	if b.opts.BeforeSwap != nil {
+	if b.beforeSwap != nil {
 		res := b.res
-		if err := b.opts.BeforeSwap(&res); err != nil {
+		if err := b.beforeSwap(&res); err != nil {
 			return err
 		}
 	}

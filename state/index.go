@@ -191,3 +191,6 @@ func (l lastmod) String() string {
 	off := int(l>>lmShift&(1<<13-1)) - lmBias
 	return t.In(time.FixedZone("", off*60)).Format("2006-01-02T15:04:05-07:00")
 }
+
+// instant returns the date's second, as a number that orders dates.
+func (l lastmod) instant() uint64 { return uint64(l) & (1<<lmShift - 1) }

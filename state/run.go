@@ -1,9 +1,13 @@
 package state
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/publish"
@@ -61,6 +65,7 @@ type Run struct {
 	// publishes them. 0 when there was none.
 	Recovered int64
 	done      bool
+	all       []rec // after Commit: every URL the state has
 }
 
 type place struct {
@@ -311,24 +316,63 @@ func (r *Run) Keep(u *sitemap.URL, group string, place Placer) (bool, error) {
 	return true, nil
 }
 
-// Missing returns the file (as the last set named it, e.g.
-// "sitemap-2-3fa2c19b.xml.gz") and group that held the URL loc, when the
-// state knows it and no source has given it in this run: the file to read
-// a failed page's previous entry from (see Keep).
-func (r *Run) Missing(loc string) (file, group string, ok bool) {
-	i := r.x.find(Key(loc))
-	if i < 0 || r.x.recs[i].flag&seen != 0 {
-		return "", "", false
+// Restore keeps the URLs locs (canonical) whose read failed in this run
+// (a page that could not be read): each the state knows is added again,
+// unchanged, with its entry as the published set in dir has it (read back
+// from its file) and its lastmod, rather than dropped from the set or
+// taken as changed. It returns how many it kept.
+func (r *Run) Restore(ctx context.Context, dir string, locs []string, group string, place Placer) (int, error) {
+	byFile := map[uint32]map[uint64]bool{}
+	for _, l := range locs {
+		i := r.x.find(Key(l))
+		if i < 0 || r.x.recs[i].flag&seen != 0 {
+			continue
+		}
+		f := r.x.recs[i].file
+		if byFile[f] == nil {
+			byFile[f] = map[uint64]bool{}
+		}
+		byFile[f][r.x.recs[i].key] = true
 	}
-	p, ok := r.ids[r.x.recs[i].file]
-	if !ok {
-		return "", "", false
+	kept := 0
+	for id, keys := range byFile {
+		var name string
+		if err := r.tx.QueryRowContext(ctx, `SELECT name FROM files WHERE id = ?`, id).Scan(&name); err != nil || name == "" {
+			continue
+		}
+		n, err := r.restoreFrom(filepath.Join(dir, name), keys, group, place)
+		kept += n
+		if err != nil {
+			return kept, err
+		}
 	}
-	var name string
-	if err := r.tx.QueryRow(`SELECT name FROM files WHERE id = ?`, r.x.recs[i].file).Scan(&name); err != nil {
-		return "", "", false
+	return kept, nil
+}
+
+// restoreFrom keeps the URLs of keys that the published file path lists.
+func (r *Run) restoreFrom(path string, keys map[uint64]bool, group string, place Placer) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil // the file is gone: the URLs go with it
 	}
-	return name, p.group, true
+	defer f.Close()
+	rd := sitemap.NewReader(f)
+	rd.Name = path
+	kept := 0
+	for {
+		u, err := rd.Read()
+		if err != nil {
+			return kept, nil // the end, or damage: what was read is kept
+		}
+		if !keys[Key(u.Loc)] {
+			continue
+		}
+		if ok, err := r.Keep(u, group, place); err != nil {
+			return kept, err
+		} else if ok {
+			kept++
+		}
+	}
 }
 
 // number is the number of file id in group, or 0 when it is another
@@ -384,7 +428,7 @@ func (r *Run) Removed() int {
 }
 
 // Commit records the run, given the set about to be published (call it
-// from publish.Options.BeforeSwap): the URLs no source gave are removed,
+// from publish.Builder.BeforeSwap): the URLs no source gave are removed,
 // the files merged are renumbered, each file's record updated, and the
 // run saved as unpublished until MarkPublished.
 func (r *Run) Commit(ctx context.Context, set *publish.Result) error {
@@ -470,6 +514,39 @@ func (r *Run) commit(ctx context.Context, set *publish.Result) error {
 	return r.saveSnapshot(ctx, live)
 }
 
+// A Change is a URL and its lastmod.
+type Change struct {
+	Loc, LastMod string
+}
+
+// Latest returns, after Commit, the n URLs with the latest lastmods (ties
+// broken by key, so the choice is the same every run), for a feed of the
+// site's changes. URLs without a lastmod are not listed.
+func (r *Run) Latest(ctx context.Context, n int) ([]Change, error) {
+	var top []rec
+	for _, p := range r.all {
+		if p.lm&lmSet != 0 {
+			top = append(top, p)
+		}
+	}
+	slices.SortFunc(top, func(a, b rec) int {
+		if c := cmp.Compare(b.lm.instant(), a.lm.instant()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	top = top[:min(n, len(top))]
+	var out []Change
+	for _, p := range top {
+		var loc string
+		if err := r.s.conn.QueryRowContext(ctx, `SELECT loc FROM urls WHERE key = ?`, int64(p.key)).Scan(&loc); err != nil {
+			return nil, r.s.fail("urls", err)
+		}
+		out = append(out, Change{Loc: loc, LastMod: p.lm.String()})
+	}
+	return out, nil
+}
+
 // saveFiles records each child of set under its group and number, and
 // forgets the files it no longer has.
 func (r *Run) saveFiles(ctx context.Context, set *publish.Result) error {
@@ -521,12 +598,14 @@ func (r *Run) saveSnapshot(ctx context.Context, live []rec) error {
 	for _, p := range r.x.recs {
 		changed = changed || p.flag&dirty != 0
 	}
+	r.all = live
 	if changed {
 		fresh, err := r.loadRows(ctx, `WHERE first_seen = ?`, r.id)
 		if err != nil {
 			return err
 		}
 		all := newIndex(append(live, fresh...)).recs
+		r.all = all
 		if _, err := tx.ExecContext(ctx, `DELETE FROM snapshot`); err != nil {
 			return s.fail("snapshot", err)
 		}

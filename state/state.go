@@ -24,7 +24,7 @@
 // A Run holds the file's write lock from Begin to Close: a second run on
 // the same state fails at once rather than waiting. Its writes form one
 // transaction, committed by Commit, which a caller calls before it swaps the
-// new set in (publish.Options.BeforeSwap), the run then marked unpublished;
+// new set in (publish.Builder.BeforeSwap), the run then marked unpublished;
 // MarkPublished records the swap. A run killed before Commit leaves the
 // state as it was, and the published set too. A run killed between Commit
 // and MarkPublished leaves a run recorded as unpublished: the next Begin
@@ -38,6 +38,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,9 +116,10 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // A Store is an open state file.
 type Store struct {
-	path string
-	db   *sql.DB
-	conn *sql.Conn // the one connection: SQLite's lock is per connection
+	path    string
+	scratch string // OpenCopy's copy, removed by Close
+	db      *sql.DB
+	conn    *sql.Conn // the one connection: SQLite's lock is per connection
 }
 
 // Open opens the state at path, creating it (and its folder) if missing,
@@ -153,6 +156,10 @@ func (s *Store) Close() error {
 	err := s.conn.Close()
 	if cerr := s.db.Close(); err == nil {
 		err = cerr
+	}
+	if s.scratch != "" {
+		os.Remove(s.scratch)
+		os.Remove(s.scratch + "-journal")
 	}
 	return err
 }
@@ -216,4 +223,40 @@ func (s *Store) migrate(ctx context.Context) error {
 		return s.fail("commit", err)
 	}
 	return nil
+}
+
+// OpenCopy opens a throwaway copy of the state at path, for a dry run:
+// the file at path is only read (a missing one is an empty state), and
+// whatever a run does to the copy is lost on Close.
+func OpenCopy(ctx context.Context, path string) (*Store, error) {
+	tmp, err := os.CreateTemp("", "sitemapkit-dry-run-*.db")
+	if err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	name := tmp.Name()
+	src, err := os.Open(path)
+	switch {
+	case err == nil:
+		_, err = io.Copy(tmp, src)
+		src.Close()
+	case errors.Is(err, fs.ErrNotExist):
+		err = nil
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return nil, fmt.Errorf("state %s: %w", path, err)
+	}
+	s, err := Open(ctx, name)
+	if err != nil {
+		os.Remove(name)
+		if se, ok := errors.AsType[*Error](err); ok {
+			se.Path = path
+		}
+		return nil, err
+	}
+	s.path, s.scratch = path, name
+	return s, nil
 }

@@ -47,11 +47,11 @@ func run(t *testing.T, path, dir string, o Options, ps []page) (map[string]strin
 		t.Fatal(err)
 	}
 	defer r.Close()
-	b, err := publish.New(publish.Options{Dir: dir, Base: base, MaxURLs: 4, Stable: true, NoDedupe: true,
-		ChangedAt: o.Now, BeforeSwap: func(res *publish.Result) error { return r.Commit(ctx, res) }})
+	b, err := publish.New(publish.Options{Dir: dir, Base: base, MaxURLs: 4, Stable: true, NoDedupe: true, ChangedAt: o.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
+	b.BeforeSwap(func(res *publish.Result) error { return r.Commit(ctx, res) })
 	defer b.Abort()
 	got := map[string]string{}
 	for _, p := range ps {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sitemapkit/sitemapkit/config"
+	"github.com/sitemapkit/sitemapkit/feed"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
@@ -41,7 +42,7 @@ type generateOptions struct {
 
 	include, exclude, stripParams []string
 
-	quiet bool
+	quiet, dryRun bool
 }
 
 const generateExample = `  # The site's setup in ./sitemapkit.toml (see "sitemapkit init"):
@@ -159,8 +160,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.BoolVar(&o.stripHTML, "strip-html", false, "--dir: list about.html as /about (when the server serves it so)")
 	f.StringArrayVar(&o.includeFiles, "include-files", nil, "--dir: also list files matching this `GLOB`, e.g. \"**/*.pdf\" (repeatable)")
 	f.StringArrayVar(&o.excludeFiles, "exclude-files", nil, "--dir: leave out files matching this `GLOB`, e.g. \"drafts/**\" (repeatable)")
-	f.Var(&enumFlag{p: &o.lastmod, names: []string{"auto", "git", "mtime", "none"}, def: "auto"}, "lastmod",
-		"--dir: lastmod from the file's last git commit, its mtime, or none (auto: git in a repository, else none)")
+	f.Var(&enumFlag{p: &o.lastmod, names: []string{"auto", "git", "mtime", "none", "content"}, def: "auto"}, "lastmod",
+		"--dir: lastmod from the file's last git commit, its mtime, or none (auto: git in a repository, else none);\ncontent, for every source (needs --state): the time the page's content was first seen as it is")
 	f.BoolVar(&o.images, "images", false, "--dir: list each page's <img> sources as image entries")
 
 	f.Var(&enumFlag{p: &o.sqlDriver, names: []string{"sqlite", "postgres"}}, "sql-driver", "the database: sqlite or postgres")
@@ -176,6 +177,13 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringArrayVar(&o.include, "include", nil, "keep only URLs whose path matches `PATTERN`: a glob (\"/blog/**\") or \"re:REGEXP\" (repeatable)")
 	f.StringArrayVar(&o.exclude, "exclude", nil, "leave out URLs whose path matches `PATTERN` (repeatable; wins over --include)")
 	f.StringArrayVar(&o.stripParams, "strip-param", nil, "remove the query parameter `NAME` from every URL (repeatable; default: session IDs; \"none\": nothing)")
+	f.StringVar(&c.State, "state", "", "remember each page's content, lastmod and file in the SQLite `FILE` (created if missing; keep it out of --out):\nonly the files whose URLs changed are rewritten")
+	f.BoolVar(&c.Feed, "feed", false, "also publish feed.xml, an Atom feed of the URLs latest added or changed (needs --state)")
+	f.IntVar(&c.FeedEntries, "feed-entries", 0, fmt.Sprintf("list `N` URLs in the feed (default %d)", feed.DefaultEntries))
+	f.StringVar(&c.Hub, "hub", "", "the WebSub hub `URL` the feed names (rel=\"hub\")")
+	f.StringVar(&c.ContentSelector, "content-selector", "", "--lastmod content: the CSS `SELECTOR` of a page's main content (default: main, else article, else body)")
+	f.StringVar(&c.IgnoreSelector, "ignore-selector", "", "--lastmod content: the CSS `SELECTOR` of elements that never count (\".views, .ad\")")
+	f.BoolVar(&o.dryRun, "dry-run", false, "do everything but write: say what would change, leaving --out and --state as they are")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
 }
@@ -270,6 +278,16 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	set("max-bytes", func() { cfg.MaxBytes = f.MaxBytes })
 	set("no-dedupe", func() { cfg.KeepDuplicates = f.KeepDuplicates })
 	set("strict", func() { cfg.Strict = f.Strict })
+	set("state", func() { cfg.State = f.State })
+	set("feed", func() { cfg.Feed = f.Feed })
+	set("feed-entries", func() { cfg.FeedEntries = f.FeedEntries })
+	set("hub", func() { cfg.Hub = f.Hub })
+	set("content-selector", func() { cfg.ContentSelector = f.ContentSelector })
+	set("ignore-selector", func() { cfg.IgnoreSelector = f.IgnoreSelector })
+	dirLastmod := o.lastmod
+	if o.lastmod == "content" {
+		cfg.Lastmod, dirLastmod = "content", ""
+	}
 	cfg.Filter.Include = append(cfg.Filter.Include, o.include...)
 	cfg.Filter.Exclude = append(cfg.Filter.Exclude, o.exclude...)
 	if len(o.stripParams) > 0 {
@@ -301,7 +319,7 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	}
 	for _, d := range o.dirs {
 		add("--dir "+d, config.Source{Type: config.TypeDir, Path: d, StripHTML: o.stripHTML,
-			IncludeFiles: o.includeFiles, ExcludeFiles: o.excludeFiles, Lastmod: o.lastmod, Images: o.images})
+			IncludeFiles: o.includeFiles, ExcludeFiles: o.excludeFiles, Lastmod: dirLastmod, Images: o.images})
 	}
 	switch {
 	case o.sqlQuery != "" && (o.sqlDriver == "" || o.sqlDSN == "" && o.sqlDSNEnv == ""):
@@ -435,12 +453,39 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 
 	bopts := cfg.BuildOptions()
+	var tr *tracker
+	if cfg.State != "" {
+		now, err := runTime(os.Getenv)
+		if err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		if tr, err = openTracker(ctx, cfg, o.dryRun, now); err != nil {
+			return stateError(err)
+		}
+		defer tr.close()
+		// The state keeps each URL in its file, and drops duplicates.
+		bopts.Stable, bopts.NoDedupe = true, true
+		if cfg.Lastmod == "content" {
+			bopts.ChangedAt = now
+		}
+	}
 	// The options passed Check in Validate: New fails only for the folder.
 	b, err := publish.New(bopts)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	defer b.Abort()
+	var planned *publish.Result // with --dry-run, the set that would be published
+	b.BeforeSwap(func(res *publish.Result) error {
+		if o.dryRun {
+			planned = res
+			return errDryRun
+		}
+		if tr != nil {
+			return tr.run.Commit(ctx, res)
+		}
+		return nil
+	})
 
 	rep := newRefusals()
 	var notes []string
@@ -451,8 +496,11 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			return &exitError{code: exitUsage, err: err}
 		}
 		for i := range inputs[k] {
-			if err := addInput(ctx, b, &inputs[k][i], rep, prog, &notes); err != nil {
+			if err := addInput(ctx, b, tr, st.name, &inputs[k][i], rep, prog, &notes); err != nil {
 				return err
+			}
+			if err := tr.restore(ctx, b, bopts.Dir, st.name); err != nil {
+				return stateError(err)
 			}
 		}
 	}
@@ -465,6 +513,18 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			err: fmt.Errorf("--strict: %s refused; nothing was published", countOf(rep.total, "line"))}
 	}
 	res, err := b.Publish(ctx)
+	if errors.Is(err, errDryRun) {
+		if !o.quiet {
+			fmt.Fprintf(a.stdout, "Dry run: nothing was written; this is what a run would do.\n")
+			printSummary(a, bopts, planned, rep, notes)
+			if tr != nil {
+				for _, l := range tr.changeLines(planned, true, bopts.Dir) {
+					fmt.Fprintln(a.stdout, l)
+				}
+			}
+		}
+		return nil
+	}
 	if err != nil {
 		rep.print(a.stderr)
 		switch {
@@ -482,6 +542,21 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	for _, g := range cfg.Groups {
 		if !slices.ContainsFunc(res.Files, func(f publish.File) bool { return f.Group == g.Name }) {
 			notes = append(notes, fmt.Sprintf("Group %q: no URL, so no file of its own.", g.Name))
+		}
+	}
+	if tr != nil {
+		if err := tr.run.MarkPublished(ctx); err != nil {
+			// The set is live and the state holds its changes; the next
+			// run sees this one as not published, and says so.
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+		notes = append(notes, tr.changeLines(res, false, bopts.Dir)...)
+		if cfg.Feed {
+			note, err := tr.writeFeed(ctx, cfg, bopts.WithDefaults())
+			if err != nil {
+				return &exitError{code: exitUsage, err: fmt.Errorf("the set was published, but not its feed: %w", err)}
+			}
+			notes = append(notes, note)
 		}
 	}
 	if !o.quiet {
@@ -503,7 +578,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 // what the input says of itself (a log's skipped lines, a filter's drops).
 // An input that cannot be read to its end stops the run: publishing the
 // rest would drop its URLs from the live set.
-func addInput(ctx context.Context, b *publish.Builder, in *config.Input, rep *refusals, prog *progress, notes *[]string) error {
+func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string, in *config.Input, rep *refusals, prog *progress, notes *[]string) error {
 	src, closeInput, err := in.Open(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -515,7 +590,8 @@ func addInput(ctx context.Context, b *publish.Builder, in *config.Input, rep *re
 	// Parse the input on one core while the set is built on the other.
 	ahead := source.ReadAhead(src)
 	defer ahead.Close()
-	err = b.AddAll(ctx, prog.count(ahead.All()), func(err error) error {
+	add := tr.adder(ctx, b, ahead, group)
+	onError := func(err error) error {
 		if ahead.Err() != nil {
 			return err
 		}
@@ -526,11 +602,25 @@ func addInput(ctx context.Context, b *publish.Builder, in *config.Input, rep *re
 			rep.add(v.Rule, ahead.Place()+": "+v.Error())
 		case errors.As(err, &pe):
 			rep.add("input-error", pe.Error())
+			tr.failedRead(pe)
 		default:
 			return err
 		}
 		return nil
-	})
+	}
+	for u, rerr := range prog.count(ahead.All()) {
+		if rerr == nil {
+			if rerr = add(&u); rerr != nil && b.Err() != nil {
+				err = rerr
+				break
+			}
+		}
+		if rerr != nil {
+			if err = onError(rerr); err != nil {
+				break
+			}
+		}
+	}
 	switch {
 	case err == nil:
 		// The stream is over: what its sources counted is final.
@@ -545,3 +635,6 @@ func addInput(ctx context.Context, b *publish.Builder, in *config.Input, rep *re
 	}
 	return &exitError{code: exitUsage, err: fmt.Errorf("%w; nothing was published", err)}
 }
+
+// errDryRun stops a --dry-run's Publish before the swap.
+var errDryRun = errors.New("dry run")
