@@ -481,9 +481,14 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			planned = res
 			return errDryRun
 		}
-		if tr != nil {
-			return tr.run.Commit(ctx, res)
+		if tr == nil {
+			return nil
 		}
+		killAt("before-commit")
+		if err := tr.run.Commit(ctx, res); err != nil {
+			return err
+		}
+		killAt("committed")
 		return nil
 	})
 
@@ -505,6 +510,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		}
 	}
 	prog.stop()
+	killAt("read")
 
 	if cfg.Strict && rep.total > 0 {
 		b.Abort()
@@ -545,6 +551,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		}
 	}
 	if tr != nil {
+		killAt("swapped")
 		if err := tr.run.MarkPublished(ctx); err != nil {
 			// The set is live and the state holds its changes; the next
 			// run sees this one as not published, and says so.
@@ -558,6 +565,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			}
 			notes = append(notes, note)
 		}
+		killAt("feed-written")
 	}
 	if !o.quiet {
 		printSummary(a, bopts, res, rep, notes)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -16,6 +17,20 @@ import (
 	"github.com/sitemapkit/sitemapkit/source"
 	"github.com/sitemapkit/sitemapkit/state"
 )
+
+// killAt is the step at which the command kills itself with SIGKILL,
+// named by SITEMAPKIT_TEST_KILL_AT: the kill test's way to stop a real
+// process exactly between two writes of the state/set pair, where a timer
+// would only hit them by chance. Unset, as it always is outside that test,
+// it does nothing.
+func killAt(step string) {
+	if os.Getenv("SITEMAPKIT_TEST_KILL_AT") == step {
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Kill()
+			select {} // the signal is on its way
+		}
+	}
+}
 
 // runTime is the time of the run: SOURCE_DATE_EPOCH (seconds since
 // 1970, the reproducible-builds convention) when set, else now.

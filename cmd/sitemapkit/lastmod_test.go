@@ -294,3 +294,51 @@ func TestStateErrors(t *testing.T) {
 		t.Errorf("bad SOURCE_DATE_EPOCH: %s", r.stderr)
 	}
 }
+
+// TestFailedPageKept: a page that cannot be read in a run (here, larger
+// than a page may be) keeps its entry and lastmod, rather than vanishing
+// from the set or looking changed; the summary says so.
+func TestFailedPageKept(t *testing.T) {
+	work := t.TempDir()
+	site := filepath.Join(work, "site")
+	os.MkdirAll(site, 0o755)
+	for _, p := range []string{"a", "b", "c"} {
+		genWrite(t, site, p+".html", "<main>page "+p+"</main>")
+	}
+	out := filepath.Join(work, "out")
+	args := []string{"generate", "--base", genBase, "--out", out, "--dir", site, "--state", filepath.Join(work, "state.db"), "--lastmod", "content"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", args...).want(t, 0)
+	b := genWrite(t, site, "b.html", "<main>page b, edited</main>")
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000") // 2026-01-02
+	genRun(t, "", args...).want(t, 0)
+	const edited = "2026-01-02T00:00:00+00:00"
+	if lm := lastmods(genPublished(t, out, "sitemap.xml"))[genBase+"b.html"]; lm != edited {
+		t.Fatalf("b.html lastmod %q after its edit, want %q", lm, edited)
+	}
+
+	// b.html cannot be read this time.
+	if err := os.WriteFile(b, []byte("<main>"+strings.Repeat("x", 17<<20)+"</main>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767398400")
+	r := genRun(t, "", args...)
+	r.want(t, exitInputErrors)
+	got := lastmods(genPublished(t, out, "sitemap.xml"))
+	if lm, ok := got[genBase+"b.html"]; !ok || lm != edited || len(got) != 3 {
+		t.Errorf("after a failed read: b.html listed %v with lastmod %q (want %q), %d URLs", ok, lm, edited, len(got))
+	}
+	for _, s := range []string{"b.html", "Kept as they were, after a read error: 1 URL", "0 changed, 0 removed"} {
+		if !strings.Contains(r.stdout+r.stderr, s) {
+			t.Errorf("the run with a failed page does not say %q:\n%s\n%s", s, r.stdout, r.stderr)
+		}
+	}
+	// Readable again, as it was: unchanged, its lastmod kept.
+	genWrite(t, site, "b.html", "<main>page b, edited</main>")
+	t.Setenv("SOURCE_DATE_EPOCH", "1767484800")
+	r = genRun(t, "", args...)
+	r.want(t, 0)
+	if lm := lastmods(genPublished(t, out, "sitemap.xml"))[genBase+"b.html"]; lm != edited || !strings.Contains(r.stdout, "No change") {
+		t.Errorf("b.html lastmod %q once readable again, want %q, and no change:\n%s", lm, edited, r.stdout)
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"modernc.org/sqlite"
+
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
+)
+
+// TestStateKilled kills a real `sitemapkit generate --state` with SIGKILL
+// at every step where the state and the published set are written (after
+// reading, before and after the state's commit, after the swap, after the
+// feed), after the edits of examples/lastmod/edit.sh. Each time the folder
+// holds a complete set, and the next run reconciles: the edited, added
+// and removed pages are recorded once, each edited or added page has a
+// lastmod (the killed run's, when it committed, else the next run's), no
+// other page has one, and a further run changes nothing.
+func TestStateKilled(t *testing.T) {
+	longtest.Skip(t, "builds the command and kills it")
+	bin := filepath.Join(t.TempDir(), "sitemapkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	const killedAt, nextAt = "1768464000", "1768550400" // 2026-01-15, 2026-01-16
+	generate := func(t *testing.T, work, epoch, kill string) (string, error) {
+		cmd := exec.Command(bin, "generate", "--config", filepath.Join(work, "sitemapkit.toml"))
+		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+epoch, "SITEMAPKIT_TEST_KILL_AT="+kill)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, step := range []string{"read", "before-commit", "committed", "swapped", "feed-written"} {
+		t.Run(step, func(t *testing.T) {
+			work := t.TempDir()
+			copyTree(t, "../../examples/lastmod", work)
+			out := filepath.Join(work, "out")
+			if msg, err := generate(t, work, "1767225600", ""); err != nil {
+				t.Fatalf("first run: %v\n%s", err, msg)
+			}
+			before := fileStates(t, out)
+			if msg, err := exec.Command("sh", filepath.Join(work, "edit.sh"), filepath.Join(work, "site")).CombinedOutput(); err != nil {
+				t.Fatalf("edit.sh: %v\n%s", err, msg)
+			}
+			msg, err := generate(t, work, killedAt, step)
+			if ws, ok := err.(*exec.ExitError); !ok || ws.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("killed run: %v, want killed by SIGKILL\n%s", err, msg)
+			}
+			// A complete set: the old one, or the new one, whole.
+			killed := genPublished(t, out, "sitemap.xml")
+			if len(killed) != 12 {
+				t.Errorf("after the kill: %d URLs, want 12 (the old set or the new)", len(killed))
+			}
+			swapped := step == "swapped" || step == "feed-written"
+			if same := fileStates(t, out)["sitemap.xml"].data == before["sitemap.xml"].data; same == swapped {
+				t.Errorf("after a kill at %s: index changed %v", step, !same)
+			}
+
+			msg, err = generate(t, work, nextAt, "")
+			if err != nil {
+				t.Fatalf("run after the kill: %v\n%s", err, msg)
+			}
+			committed := step != "read" && step != "before-commit"
+			if committed && !swapped && !strings.Contains(msg, "stopped before it recorded its set as published") {
+				t.Errorf("the run after a kill at %s does not say it recovered:\n%s", step, msg)
+			}
+			want := "2026-01-16T08:00:00+00:00"
+			if committed {
+				want = "2026-01-15T08:00:00+00:00"
+			}
+			const page = genBase + "blog/post-"
+			edited := []string{page + "02.html", page + "10.html", page + "12.html"}
+			for loc, lm := range lastmods(genPublished(t, out, "sitemap.xml")) {
+				if slices.Contains(edited, loc) != (lm != "") || lm != "" && lm != want {
+					t.Errorf("after a kill at %s: %s lastmod %q (want %q for the edited pages, none for the others)", step, loc, lm, want)
+				}
+			}
+			// Each change recorded once, in the state's history.
+			c, err := sqlite.NewConnector("file:" + filepath.Join(work, ".sitemapkit", "state.db") + "?mode=ro")
+			if err != nil {
+				t.Fatal(err)
+			}
+			db := sql.OpenDB(c)
+			defer db.Close()
+			var changes, unpublished int
+			db.QueryRow(`SELECT count(*) FROM changes WHERE run > 1`).Scan(&changes)
+			db.QueryRow(`SELECT count(*) FROM runs WHERE published = 0`).Scan(&unpublished)
+			if changes != 4 || unpublished != 0 {
+				t.Errorf("after a kill at %s: %d changes recorded after the first run (want 4: 2 changed, 1 added, 1 removed), %d runs left unpublished", step, changes, unpublished)
+			}
+			settled := fileStates(t, out)
+			if msg, err := generate(t, work, "1768636800", ""); err != nil {
+				t.Fatalf("last run: %v\n%s", err, msg)
+			}
+			sameStates(t, "the run after", settled, fileStates(t, out))
+		})
+	}
+}
