@@ -187,16 +187,15 @@ func (c *collector) token(z *html.Tokenizer, tt html.TokenType) {
 	case html.TextToken:
 		c.text(z.Text())
 	case html.StartTagToken, html.SelfClosingTagToken:
-		name, hasAttr := z.TagName()
-		tag := atom.Lookup(name).String() // no allocation; "" for a tag no rule names
+		tag := rawTag(z.Raw())
 		var attrs []html.Attribute
-		if hasAttr && attrsMatter(tag) {
-			for {
-				k, v, more := z.TagAttr()
-				attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
-				if !more {
+		if attrsMatter(tag) {
+			for more := true; more; {
+				var k, v []byte
+				if k, v, more = z.TagAttr(); k == nil {
 					break
 				}
+				attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
 			}
 		}
 		c.start(tag, attrs)
@@ -204,9 +203,36 @@ func (c *collector) token(z *html.Tokenizer, tt html.TokenType) {
 			c.end(tag)
 		}
 	case html.EndTagToken:
-		name, _ := z.TagName()
-		c.end(atom.Lookup(name).String())
+		c.end(rawTag(z.Raw()))
 	}
+}
+
+// rawTag returns the name of the tag whose source is raw ("<DIV class=x>",
+// "</p>"), lower-cased, when it is one the rules name (an atom), else "".
+// The tokenizer's TagName copies the name on every call: this reads it in
+// place.
+func rawTag(raw []byte) string {
+	i := 1
+	if len(raw) > 1 && raw[1] == '/' {
+		i = 2
+	}
+	var buf [16]byte
+	n := 0
+	for ; i < len(raw) && n < len(buf); i++ {
+		c := raw[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' || c == '>':
+			return atom.Lookup(buf[:n]).String()
+		}
+		buf[n] = c
+		n++
+	}
+	if i == len(raw) {
+		return atom.Lookup(buf[:n]).String()
+	}
+	return "" // longer than any name a rule looks at
 }
 
 func attrsMatter(tag string) bool {

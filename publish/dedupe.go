@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"unsafe"
+
+	"github.com/sitemapkit/sitemapkit/internal/offheap"
 )
 
 // seenSet is the set of the URLs already written, kept as 64-bit hashes of
@@ -26,8 +28,8 @@ import (
 // The set is cut into seenSegs segments by the hash's top bits, each with
 // its own filter and table in one allocation, growing on its own: a growth
 // holds one segment's hashes twice (see grow), never two copies of the
-// set. Segments of seenMapMin bytes and more are anonymous mappings, off
-// the Go heap (see allocWords): what a growth frees leaves the process at
+// set. Segments of offheap.MinMap bytes and more are anonymous mappings, off
+// the Go heap (see offheap.Alloc): what a growth frees leaves the process at
 // once rather than waiting as garbage for a collection, and release, on
 // Publish or Abort, unmaps the rest.
 //
@@ -61,7 +63,7 @@ type seenSegment struct {
 	slots  []uint64 // 0 means empty; a hash of 0 is stored as 1
 	n      int      // hashes in slots
 	limit  int      // n at which the table grows
-	mapped bool     // mem is a mapping, for freeWords
+	mapped bool     // mem is a mapping, for offheap.Free
 }
 
 const (
@@ -82,7 +84,7 @@ func newSeenSet() *seenSet {
 		segs:    new(seenSegments),
 	}
 	for i := range s.segs {
-		s.segs[i].setMem(allocWords(seenMinWords))
+		s.segs[i].setMem(offheap.Alloc(seenMinWords))
 	}
 	// A Builder dropped without Publish or Abort must not leak its
 	// mappings.
@@ -195,7 +197,7 @@ func (g *seenSegment) find(h uint64) (found bool, slot int) {
 
 // grow rehashes g into a segment half as large again. Its hashes are
 // copied aside, in slot order, to scratch, and its memory resized, in
-// place where the system can (see resizeWords): the process then holds one
+// place where the system can (see offheap.Resize): the process then holds one
 // segment's hashes twice at most, never two copies of the set. The
 // hashes come back in nearly the order of their new places, so this
 // streams through memory. The filter is rebuilt from the table and from
@@ -207,7 +209,7 @@ func (s *seenSet) grow(g *seenSegment) {
 			s.scratch = append(s.scratch, h)
 		}
 	}
-	mem, mapped := resizeWords(g.mem, g.mapped, len(g.mem)*growNumerator/growDenom)
+	mem, mapped := offheap.Resize(g.mem, g.mapped, len(g.mem)*growNumerator/growDenom)
 	clear(mem)
 	g.setMem(mem, mapped)
 	for _, h := range s.scratch {
@@ -233,7 +235,7 @@ func (s *seenSet) release() {
 func (segs *seenSegments) release() {
 	for i := range segs {
 		g := &segs[i]
-		freeWords(g.mem, g.mapped)
+		offheap.Free(g.mem, g.mapped)
 		*g = seenSegment{}
 	}
 }

@@ -207,6 +207,7 @@ type Static struct {
 	lastmod Lastmod // resolved: never LastmodAuto
 	fp      uint64  // the fingerprint of the page last read
 	hasFP   bool
+	page    []byte // readPage's buffer
 	git     *gitIndex
 	stack   []frame
 	place   string
@@ -363,6 +364,22 @@ func (s *Static) Read() (sitemap.URL, error) {
 	}
 }
 
+// readPage reads the file at path whole, up to one byte past
+// fingerprint.MaxPage (which the fingerprint then refuses), into s.page.
+func (s *Static) readPage(path string) ([]byte, error) {
+	if cap(s.page) == 0 {
+		s.page = make([]byte, 0, 64<<10)
+	}
+	b, err := readWhole(path, s.page[:0], fingerprint.MaxPage+1)
+	if err != nil {
+		return nil, err
+	}
+	if cap(b) <= 1<<20 {
+		s.page = b[:0] // larger ones are let go: a rare page must not pin its size
+	}
+	return b, nil
+}
+
 // Fingerprint returns the fingerprint of the page Read last returned,
 // with StaticOptions.Fingerprint; false for another file, or without it.
 func (s *Static) Fingerprint() (uint64, bool) { return s.fp, s.hasFP }
@@ -442,19 +459,15 @@ func (s *Static) entry(rel, full string, page bool, e fs.DirEntry, info fs.FileI
 	if !page {
 		return u, true, nil
 	}
-	f, err := os.Open(full)
-	if err != nil {
-		return u, false, err
-	}
-	defer f.Close()
 	pageURL, err := url.Parse(u.Loc)
 	if err != nil {
 		return u, false, err
 	}
-	var r io.Reader = f
+	var r io.Reader
 	if s.o.Fingerprint != nil {
-		// Read once, for both passes.
-		data, err := io.ReadAll(io.LimitReader(f, fingerprint.MaxPage+1))
+		// Read once, for both passes, into a buffer kept from page to
+		// page: most pages then take one read.
+		data, err := s.readPage(full)
 		if err != nil {
 			return u, false, err
 		}
@@ -463,6 +476,13 @@ func (s *Static) entry(rel, full string, page bool, e fs.DirEntry, info fs.FileI
 		}
 		s.hasFP = true
 		r = bytes.NewReader(data)
+	} else {
+		f, err := os.Open(full)
+		if err != nil {
+			return u, false, err
+		}
+		defer f.Close()
+		r = f
 	}
 	h, err := parseHead(r, pageURL, s.o.Images)
 	if err != nil {

@@ -5,13 +5,23 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
-const benchPages = 5000
+// benchPages is the size of the benchmarks' folder: 5,000 pages, or
+// SITEMAPKIT_BENCH_PAGES (the figure for fingerprinting is taken on
+// 100,000).
+var benchPages = func() int {
+	if n, err := strconv.Atoi(os.Getenv("SITEMAPKIT_BENCH_PAGES")); err == nil && n > 0 {
+		return n
+	}
+	return 5000
+}()
 
 // benchSite writes benchPages pages of about 6 KB, shaped like a Hugo
 // blog's (a head with a canonical, hreflang pair and robots meta; a body
@@ -40,13 +50,13 @@ func benchSite(b *testing.B) (dir string, bytes int64) {
 	return dir, bytes
 }
 
-func benchStatic(b *testing.B, images bool) {
+func benchStatic(b *testing.B, images bool, fp *fingerprint.Hasher) {
 	dir, size := benchSite(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		s, err := source.OpenStatic(context.Background(), source.StaticOptions{
-			Dir: dir, Base: "https://www.example.com/", Lastmod: source.LastmodNone, Images: images})
+			Dir: dir, Base: "https://www.example.com/", Lastmod: source.LastmodNone, Images: images, Fingerprint: fp})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -54,6 +64,9 @@ func benchStatic(b *testing.B, images bool) {
 		for u, err := range s.All() {
 			if err != nil {
 				b.Fatal(err)
+			}
+			if _, ok := s.Fingerprint(); ok != (fp != nil) {
+				b.Fatalf("%s: fingerprint %v", u.Loc, ok)
 			}
 			if images && len(u.Images) != 3 || len(u.Alternates) != 2 {
 				b.Fatalf("%s: %d images, %d alternates", u.Loc, len(u.Images), len(u.Alternates))
@@ -72,7 +85,17 @@ func benchStatic(b *testing.B, images bool) {
 // BenchmarkStatic walks a 5,000-page folder reading each page's head
 // (warm page cache: this measures parsing and system calls, not the disk).
 // bytes/s counts whole files, though only heads are read.
-func BenchmarkStatic(b *testing.B) { benchStatic(b, false) }
+func BenchmarkStatic(b *testing.B) { benchStatic(b, false, nil) }
 
 // BenchmarkStaticImages reads the same pages whole, for their images.
-func BenchmarkStaticImages(b *testing.B) { benchStatic(b, true) }
+func BenchmarkStaticImages(b *testing.B) { benchStatic(b, true, nil) }
+
+// BenchmarkStaticFingerprint reads the same pages whole and fingerprints
+// their content, as generate --lastmod content does.
+func BenchmarkStaticFingerprint(b *testing.B) {
+	h, err := fingerprint.New(fingerprint.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchStatic(b, false, h)
+}

@@ -2,11 +2,10 @@ package state
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"math/bits"
-	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -16,10 +15,18 @@ import (
 // sharing a key would be taken for one URL: about n²/2⁶⁵, 3·10⁻⁸ for a
 // million URLs, the odds package publish's de-duplication accepts too.
 func Key(loc string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(loc))
-	return mix(h.Sum64())
+	h := uint64(fnvOffset)
+	for i := 0; i < len(loc); i++ {
+		h = (h ^ uint64(loc[i])) * fnvPrime
+	}
+	return mix(h)
 }
+
+// FNV-1a's constants (hash/fnv's, without its allocation per call).
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
 
 // mix is splitmix64's finaliser.
 func mix(x uint64) uint64 {
@@ -38,63 +45,77 @@ type rec struct {
 	fp   uint64
 	lm   lastmod
 	file uint32 // files.id
-	flag uint32 // seen, failed, dirty (this run)
+	// flag holds seen, kept and dirty (this run), and the URL's place in
+	// this run's order (its arrival, below seqMask).
+	flag uint32
 }
 
 const (
-	seen  uint32 = 1 << iota // a source gave the URL this run
-	kept                     // its read failed this run: kept as it was
-	dirty                    // its row must be written back
+	seen  uint32 = 1 << (31 - iota) // a source gave the URL this run
+	kept                            // its read failed this run: kept as it was
+	dirty                           // its row must be written back
+
+	seqMask = 1<<29 - 1
 )
 
 // recSize is a rec's size in a snapshot blob.
 const recSize = 8 + 8 + 8 + 4
 
-// index is the last run's URLs, sorted by key, with a directory of where
-// each value of the top bits starts: a lookup is two memory accesses.
+// index is the last run's URLs, in the order that run met them, with a
+// hash table of their positions. Sources list their URLs in much the same
+// order from run to run (a folder's walk, an export's rows), so find first
+// tries the URL after the one last found: memory read in order, which the
+// processor fetches ahead, where a lookup in the table is a cache miss.
 type index struct {
 	recs  []rec
-	dir   []uint32
-	shift uint
+	table []uint32 // positions + 1; 0 is an empty slot
+	hint  int
 }
 
-func newIndex(recs []rec) *index {
-	slices.SortFunc(recs, func(a, b rec) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return 0
-	})
+// newIndex indexes recs; alloc gives the table's words.
+func newIndex(recs []rec, alloc func(words int) []uint64) *index {
 	x := &index{recs: recs}
-	dirBits := max(bits.Len(uint(len(recs))), 1)
-	x.shift = uint(64 - dirBits)
-	x.dir = make([]uint32, 1<<dirBits+1)
-	i := 0
-	for d := range 1 << dirBits {
-		for i < len(recs) && recs[i].key>>x.shift < uint64(d) {
-			i++
+	n := max(len(recs)*3/2, 1) // at most two thirds full
+	w := alloc((n + 1) / 2)
+	x.table = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(w))), 2*len(w))[:n]
+	clear(x.table)
+	for i := range recs {
+		j := x.slot(recs[i].key)
+		for x.table[j] != 0 {
+			if j++; j == len(x.table) {
+				j = 0
+			}
 		}
-		x.dir[d] = uint32(i)
+		x.table[j] = uint32(i + 1)
 	}
-	x.dir[1<<dirBits] = uint32(len(recs))
 	return x
+}
+
+// slot is key's first slot in the table: fast range reduction.
+func (x *index) slot(key uint64) int {
+	hi, _ := bits.Mul64(key, uint64(len(x.table)))
+	return int(hi)
 }
 
 // find returns the position of key, or -1.
 func (x *index) find(key uint64) int {
-	d := key >> x.shift
-	for i := x.dir[d]; i < x.dir[d+1]; i++ {
-		switch k := x.recs[i].key; {
-		case k == key:
-			return int(i)
-		case k > key:
+	if h := x.hint; h < len(x.recs) && x.recs[h].key == key {
+		x.hint = h + 1
+		return h
+	}
+	for j := x.slot(key); ; {
+		v := x.table[j]
+		if v == 0 {
 			return -1
 		}
+		if x.recs[v-1].key == key {
+			x.hint = int(v)
+			return int(v - 1)
+		}
+		if j++; j == len(x.table) {
+			j = 0
+		}
 	}
-	return -1
 }
 
 // encode appends recs to b, as a snapshot stores them.

@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
+	"unsafe"
 
+	"github.com/sitemapkit/sitemapkit/internal/offheap"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -54,7 +57,9 @@ type Run struct {
 	prev  int64 // the last run's id; 0 for an empty state
 	now   lastmod
 	x     *index
-	fresh map[uint64]struct{}
+	fresh keySet           // the keys of this run's new URLs
+	batch []any            // new URLs' rows not yet inserted, freshCols values each
+	insN  *sql.Stmt        // inserts freshBatch rows
 	files map[place]uint32 // file ids by group and number
 	ids   map[uint32]place
 	ins   *sql.Stmt // new URL
@@ -66,6 +71,9 @@ type Run struct {
 	Recovered int64
 	done      bool
 	all       []rec // after Commit: every URL the state has
+	dirty     bool  // Commit found something to write to the snapshot
+	frees     []func()
+	seq       uint32 // URLs met so far: each one's place in this run's order
 }
 
 type place struct {
@@ -81,7 +89,7 @@ func (s *Store) Begin(ctx context.Context, o Options) (*Run, error) {
 	if err != nil {
 		return nil, s.fail("begin", err)
 	}
-	r := &Run{s: s, o: o, tx: tx, fresh: map[uint64]struct{}{}, files: map[place]uint32{}, ids: map[uint32]place{}}
+	r := &Run{s: s, o: o, tx: tx, files: map[place]uint32{}, ids: map[uint32]place{}}
 	if err := r.begin(ctx); err != nil {
 		tx.Rollback()
 		return nil, err
@@ -131,8 +139,18 @@ func (r *Run) begin(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.x = newIndex(recs)
-	if r.ins, err = tx.PrepareContext(ctx, `INSERT INTO urls(key, loc, fp, lastmod, first_seen, last_seen, file) VALUES(?, ?, ?, ?, ?, NULL, ?)`); err != nil {
+	r.x = newIndex(recs, r.words)
+	// New URLs wait in a temp table, in the order they come, and join
+	// urls at Commit in key order: appended to the tree rather than
+	// scattered through it, which is faster and leaves its pages full.
+	if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE fresh(key INTEGER, loc TEXT, fp INTEGER, lastmod TEXT, file INTEGER, seq INTEGER)`); err != nil {
+		return s.fail("fresh", err)
+	}
+	row := "(?, ?, ?, ?, ?, ?)"
+	if r.ins, err = tx.PrepareContext(ctx, `INSERT INTO temp.fresh VALUES `+row); err != nil {
+		return s.fail("prepare", err)
+	}
+	if r.insN, err = tx.PrepareContext(ctx, `INSERT INTO temp.fresh VALUES `+row+strings.Repeat(", "+row, freshBatch-1)); err != nil {
 		return s.fail("prepare", err)
 	}
 	if r.chg, err = tx.PrepareContext(ctx, `INSERT INTO changes(run, kind, loc, lastmod) VALUES(?, ?, ?, ?)`); err != nil {
@@ -147,45 +165,74 @@ func (r *Run) load(ctx context.Context) ([]rec, error) {
 	s, tx := r.s, r.tx
 	var snap int64
 	err := tx.QueryRowContext(ctx, `SELECT run FROM snapshot_run`).Scan(&snap)
-	if err == nil && snap == r.prev {
-		var recs []rec
-		rows, err := tx.QueryContext(ctx, `SELECT data FROM snapshot ORDER BY part`)
-		if err != nil {
-			return nil, s.fail("snapshot", err)
+	if err != nil || snap != r.prev {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM urls`).Scan(&n); err != nil {
+			return nil, s.fail("urls", err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var b sql.RawBytes
-			if err := rows.Scan(&b); err != nil {
-				return nil, s.fail("snapshot", err)
-			}
-			recs = decodeRecs(recs, b)
-		}
-		if err := rows.Err(); err != nil {
-			return nil, s.fail("snapshot", err)
-		}
-		return recs, nil
+		return r.loadRows(ctx, r.alloc(n), "0 FROM urls")
 	}
-	return r.loadRows(ctx, "")
+	var size int
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(length(data)), 0) FROM snapshot`).Scan(&size); err != nil {
+		return nil, s.fail("snapshot", err)
+	}
+	recs := r.alloc(size / recSize)
+	rows, err := tx.QueryContext(ctx, `SELECT data FROM snapshot ORDER BY part`)
+	if err != nil {
+		return nil, s.fail("snapshot", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b sql.RawBytes
+		if err := rows.Scan(&b); err != nil {
+			return nil, s.fail("snapshot", err)
+		}
+		recs = decodeRecs(recs, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail("snapshot", err)
+	}
+	return recs, nil
 }
 
-// loadRows reads URLs row by row, those of where ("" for all).
-func (r *Run) loadRows(ctx context.Context, where string, args ...any) ([]rec, error) {
-	rows, err := r.tx.QueryContext(ctx, `SELECT key, fp, lastmod, file FROM urls `+where, args...)
+// alloc returns an empty slice with room for n recs, off the Go heap when
+// it is large (see package offheap): the index is the run's one large
+// allocation, and lives as long as the run. Close frees it.
+func (r *Run) alloc(n int) []rec {
+	w := r.words(n * recWords)
+	return unsafe.Slice((*rec)(unsafe.Pointer(unsafe.SliceData(w))), len(w)/recWords)[:0]
+}
+
+// words returns at least n words, off the Go heap when they are many,
+// until Close.
+func (r *Run) words(n int) []uint64 {
+	w, mapped := offheap.Alloc(n + pageWords) // whole pages are rounded down
+	r.frees = append(r.frees, func() { offheap.Free(w, mapped) })
+	return w[:n]
+}
+
+const (
+	recWords  = int(unsafe.Sizeof(rec{}) / 8)
+	pageWords = 64 << 10 / 8 // more than a page, on any system
+)
+
+// loadRows appends to recs the URLs of from, row by row: "0 FROM urls",
+// or "seq FROM temp.fresh" (the column of their order).
+func (r *Run) loadRows(ctx context.Context, recs []rec, from string, args ...any) ([]rec, error) {
+	rows, err := r.tx.QueryContext(ctx, `SELECT key, fp, lastmod, file, `+from, args...)
 	if err != nil {
 		return nil, r.s.fail("urls", err)
 	}
 	defer rows.Close()
-	var recs []rec
 	for rows.Next() {
 		var key, fp int64
 		var lm sql.RawBytes
-		var file uint32
-		if err := rows.Scan(&key, &fp, &lm, &file); err != nil {
+		var file, seq uint32
+		if err := rows.Scan(&key, &fp, &lm, &file, &seq); err != nil {
 			return nil, r.s.fail("urls", err)
 		}
 		p, _ := packLastmod(string(lm))
-		recs = append(recs, rec{key: uint64(key), fp: uint64(fp), lm: p, file: file})
+		recs = append(recs, rec{key: uint64(key), fp: uint64(fp), lm: p, file: file, flag: seq & seqMask})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, r.s.fail("urls", err)
@@ -214,7 +261,7 @@ func (r *Run) Add(u *sitemap.URL, fp uint64, fromContent bool, group string, pla
 	if i := r.x.find(key); i >= 0 {
 		return r.again(&r.x.recs[i], u, fp, fromContent, group, place)
 	}
-	if _, dup := r.fresh[key]; dup {
+	if r.fresh.has(key) {
 		r.n.Duplicates++
 		return nil
 	}
@@ -230,18 +277,42 @@ func (r *Run) Add(u *sitemap.URL, fp uint64, fromContent bool, group string, pla
 	if err != nil || n == 0 {
 		return err
 	}
-	r.fresh[key] = struct{}{}
+	r.fresh.add(key)
 	id, err := r.fileID(group, n)
 	if err != nil {
 		return err
 	}
-	if _, err := r.ins.Exec(int64(key), u.Loc, int64(fp), lm.String(), r.id, id); err != nil {
-		return r.s.fail("urls", err)
-	}
-	if _, err := r.chg.Exec(r.id, "added", u.Loc, lm.String()); err != nil {
-		return r.s.fail("changes", err)
-	}
+	r.batch = append(r.batch, int64(key), strings.Clone(u.Loc), int64(fp), lm.String(), id, r.seq)
+	r.seq++
 	r.n.Added++
+	if len(r.batch) == freshBatch*freshCols {
+		return r.flush()
+	}
+	return nil
+}
+
+// freshBatch new URLs are inserted by one statement: the cost of a
+// statement, in database/sql and SQLite, is then spread thin.
+const (
+	freshBatch = 256
+	freshCols  = 6
+)
+
+// flush inserts the new URLs batched so far.
+func (r *Run) flush() error {
+	if len(r.batch) == freshBatch*freshCols {
+		if _, err := r.insN.Exec(r.batch...); err != nil {
+			return r.s.fail("urls", err)
+		}
+	} else {
+		for b := r.batch; len(b) > 0; b = b[freshCols:] {
+			if _, err := r.ins.Exec(b[:freshCols]...); err != nil {
+				return r.s.fail("urls", err)
+			}
+		}
+	}
+	clear(r.batch)
+	r.batch = r.batch[:0]
 	return nil
 }
 
@@ -276,7 +347,8 @@ func (r *Run) again(p *rec, u *sitemap.URL, fp uint64, fromContent bool, group s
 	if err != nil {
 		return err
 	}
-	p.flag |= seen
+	p.flag = seen | r.seq&seqMask
+	r.seq++
 	if changed || id != p.file || lm != p.lm {
 		p.flag |= dirty
 		p.fp, p.lm, p.file = fp, lm, id
@@ -418,6 +490,9 @@ func (r *Run) Empty() bool { return r.x.size() == 0 && r.prev == 0 }
 // Removed counts the URLs of the last run that no source gave in this one
 // (they are removed by Commit).
 func (r *Run) Removed() int {
+	if r.done {
+		return r.n.Removed
+	}
 	n := 0
 	for i := range r.x.recs {
 		if r.x.recs[i].flag&seen == 0 {
@@ -447,6 +522,9 @@ func (r *Run) Commit(ctx context.Context, set *publish.Result) error {
 
 func (r *Run) commit(ctx context.Context, set *publish.Result) error {
 	s, tx := r.s, r.tx
+	if err := r.flush(); err != nil {
+		return err
+	}
 	// Merged files: their URLs now live in the file they joined.
 	for _, m := range set.Moves {
 		from, okFrom := r.files[place{m.Group, m.From}]
@@ -462,7 +540,7 @@ func (r *Run) commit(ctx context.Context, set *publish.Result) error {
 				p.file, p.flag = to, p.flag|dirty
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE urls SET file = ? WHERE file = ? AND first_seen = ?`, to, from, r.id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE temp.fresh SET file = ? WHERE file = ?`, to, from); err != nil {
 			return s.fail("urls", err)
 		}
 	}
@@ -478,8 +556,22 @@ func (r *Run) commit(ctx context.Context, set *publish.Result) error {
 	if err != nil {
 		return s.fail("prepare", err)
 	}
-	live := r.x.recs[:0:0]
+	if _, err := tx.ExecContext(ctx, `INSERT INTO urls(key, loc, fp, lastmod, first_seen, last_seen, file)
+		SELECT key, loc, fp, lastmod, ?, NULL, file FROM temp.fresh ORDER BY key`, r.id); err != nil {
+		return s.fail("urls", err)
+	}
+	// A first run records what it found, not as changes: the site was not
+	// just made.
+	if !r.Empty() {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO changes(run, kind, loc, lastmod) SELECT ?, 'added', loc, lastmod FROM temp.fresh`, r.id); err != nil {
+			return s.fail("changes", err)
+		}
+	}
+	// live is the URLs that stay, compacted in place.
+	live := r.x.recs[:0]
+	r.dirty = r.n.Added > 0
 	for _, p := range r.x.recs {
+		r.dirty = r.dirty || p.flag&(seen|dirty) != seen
 		switch {
 		case p.flag&seen == 0:
 			var loc, lm string
@@ -501,7 +593,7 @@ func (r *Run) commit(ctx context.Context, set *publish.Result) error {
 				return s.fail("urls", err)
 			}
 		}
-		p.flag = 0
+		p.flag &= seqMask
 		live = append(live, p)
 	}
 	if err := r.saveFiles(ctx, set); err != nil {
@@ -594,17 +686,19 @@ const snapshotPart = 1 << 20 / recSize
 // run's that stay (live) and this run's new ones, unless nothing changed.
 func (r *Run) saveSnapshot(ctx context.Context, live []rec) error {
 	s, tx := r.s, r.tx
-	changed := r.n.Added > 0 || r.n.Removed > 0
-	for _, p := range r.x.recs {
-		changed = changed || p.flag&dirty != 0
-	}
 	r.all = live
-	if changed {
-		fresh, err := r.loadRows(ctx, `WHERE first_seen = ?`, r.id)
+	if r.dirty {
+		r.fresh.release() // no longer needed: let it go before the next allocation
+		all := live
+		if r.n.Added > 0 {
+			all = append(r.alloc(len(live)+r.n.Added), live...)
+		}
+		all, err := r.loadRows(ctx, all, `seq FROM temp.fresh`)
 		if err != nil {
 			return err
 		}
-		all := newIndex(append(live, fresh...)).recs
+		// This run's order, for the next run's lookups (see index).
+		slices.SortFunc(all, func(a, b rec) int { return cmp.Compare(a.flag, b.flag) })
 		r.all = all
 		if _, err := tx.ExecContext(ctx, `DELETE FROM snapshot`); err != nil {
 			return s.fail("snapshot", err)
@@ -636,6 +730,11 @@ func (r *Run) MarkPublished(ctx context.Context) error {
 
 // Close ends the run; without Commit, nothing it did is kept.
 func (r *Run) Close() error {
+	for _, free := range r.frees {
+		free()
+	}
+	r.fresh.release()
+	r.frees, r.x, r.all = nil, nil, nil
 	if r.done {
 		return nil
 	}

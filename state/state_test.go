@@ -169,17 +169,23 @@ func TestSnapshotMatchesRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rows, err := r.loadRows(ctx, "")
+	fromRows, err := r.loadRows(ctx, nil, "0 FROM urls")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromRows := newIndex(rows).recs
-	if len(fromRows) != len(r.x.recs) || len(rows) != 50 {
+	if len(fromRows) != len(r.x.recs) || len(fromRows) != 50 {
 		t.Fatalf("%d URLs from the snapshot, %d from the rows, want 50", len(r.x.recs), len(fromRows))
 	}
-	for i := range fromRows {
-		if fromRows[i] != r.x.recs[i] {
-			t.Errorf("URL %d: snapshot %+v, rows %+v", i, r.x.recs[i], fromRows[i])
+	// The snapshot is in the last run's order: the sources', here.
+	for i, p := range ps {
+		if r.x.recs[i].key != Key(p.loc) {
+			t.Fatalf("snapshot: URL %d is not %s: the run's order is lost", i, p.loc)
+		}
+	}
+	for _, p := range fromRows {
+		i := r.x.find(p.key)
+		if i < 0 || r.x.recs[i] != p {
+			t.Errorf("row %+v: snapshot has %+v", p, r.x.recs[max(i, 0)])
 		}
 	}
 	if lm := r.x.recs[r.x.find(Key(ps[7].loc))].lm.String(); lm != ps[7].lastmod {

@@ -67,6 +67,10 @@ const generateExample = `  # The site's setup in ./sitemapkit.toml (see "sitemap
   sitemapkit generate --base https://www.example.com/ --out new/ --max-urls 10000 \
       --sitemap https://www.example.com/sitemap.xml
 
+  # Truthful lastmod: rewrite only what changed, with a feed of the changes:
+  sitemapkit generate --base https://www.example.com/ --out public/ --dir public/ \
+      --state .sitemapkit/state.db --lastmod content --feed
+
   # From another program, through the standard input:
   cat urls.txt | sitemapkit generate --base https://www.example.com/ --out public/ -`
 
@@ -116,6 +120,19 @@ FILTERS
   or a regular expression ("re:^/p/[0-9]+$"). --strip-param removes query
   parameters; by default session IDs (sid, PHPSESSID, jsessionid…) are
   removed; --strip-param none removes nothing.
+
+KEEPING LASTMOD TRUE
+  --state FILE remembers, from run to run, each page's content fingerprint,
+  lastmod and file (SQLite; keep it out of --out). Each URL then stays in
+  its file, and only the files whose URLs changed are rewritten: a run
+  with no change writes nothing. With --lastmod content, a URL's lastmod is
+  when its significant content was first seen as it is now (a page's main
+  text, title, metas, canonical, hreflang, JSON-LD, images; not scripts,
+  attributes, footers or mtimes; tune with --content-selector and
+  --ignore-selector), the source's own date on a first run, never the
+  run's time for a page not seen to change. The run's time is
+  SOURCE_DATE_EPOCH when set. --feed publishes feed.xml, an Atom feed of
+  the latest changes. --dry-run says what a run would do, writing nothing.
 
 EXIT STATUS
   0    the set was published; every input line was accepted

@@ -163,9 +163,7 @@ func (t *tracker) writeFeed(ctx context.Context, cfg *config.Config, o publish.O
 // changeLines says what the run changed, URL by URL and file by file.
 func (t *tracker) changeLines(res *publish.Result, dryRun bool, dir string) []string {
 	n := t.run.Counts()
-	if n.Removed == 0 {
-		n.Removed = t.run.Removed()
-	}
+	n.Removed = t.run.Removed()
 	lines := []string{fmt.Sprintf("URLs: %s added, %s changed, %s removed, %s unchanged.",
 		group(n.Added), group(n.Changed), group(n.Removed), group(n.Unchanged))}
 	if n.Kept > 0 {

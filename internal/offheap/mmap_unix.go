@@ -1,16 +1,11 @@
 //go:build unix
 
-package publish
+package offheap
 
 import (
 	"os"
 	"unsafe"
 )
-
-// seenMapMin is the smallest segment of the seen set kept off the Go heap.
-// Smaller ones are cheaper as ordinary slices: an anonymous mapping costs
-// whole pages and system calls.
-const seenMapMin = 8 << 10
 
 var pageSize = os.Getpagesize()
 
@@ -21,7 +16,7 @@ var pageSize = os.Getpagesize()
 // it asked for.
 func mapSize(n int) int {
 	size := n * 8
-	if size < max(seenMapMin, 2*pageSize) {
+	if size < max(MinMap, 2*pageSize) {
 		return 0
 	}
 	return size &^ (pageSize - 1)
@@ -33,13 +28,13 @@ func mapSize(n int) int {
 // call, which costs as much as the rest of a growth.
 const mapReserve = 4
 
-// allocWords returns about n zeroed words, and whether they are an
-// anonymous mapping rather than Go heap, which freeWords must then unmap.
+// Alloc returns about n zeroed words, and whether they are an
+// anonymous mapping rather than Go heap, which Free must then unmap.
 //
-// Off the heap, memory given back by freeWords leaves the process at
+// Off the heap, memory given back by Free leaves the process at
 // once, instead of waiting as garbage for the next collection, with the
 // heap allowed to grow to twice its live size in the meantime.
-func allocWords(n int) (_ []uint64, mapped bool) {
+func Alloc(n int) (_ []uint64, mapped bool) {
 	if size := mapSize(n); size > 0 {
 		w, err := mapPages(size * mapReserve)
 		if err != nil {
@@ -54,12 +49,12 @@ func allocWords(n int) (_ []uint64, mapped bool) {
 	return make([]uint64, n), false
 }
 
-// resizeWords returns about n words for old's words, with any content,
+// Resize returns about n words for old's words, with any content,
 // and frees old. A mapping grows in place: within its reservation, or
 // where the system can move it (Linux's mremap), so that its pages,
 // already touched, need not be faulted in again, which costs more than the
 // rest of a growth.
-func resizeWords(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
+func Resize(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
 	if size := mapSize(n); mapped && size > 0 {
 		if size/8 <= cap(old) {
 			return old[:size/8], true
@@ -68,12 +63,12 @@ func resizeWords(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
 			return w[:size/8], true
 		}
 	}
-	freeWords(old, mapped)
-	return allocWords(n)
+	Free(old, mapped)
+	return Alloc(n)
 }
 
-// freeWords gives back what allocWords or resizeWords returned.
-func freeWords(w []uint64, mapped bool) {
+// Free gives back what Alloc or Resize returned.
+func Free(w []uint64, mapped bool) {
 	if mapped && cap(w) > 0 {
 		// An error would mean w is not a mapping we made: nothing to
 		// free.

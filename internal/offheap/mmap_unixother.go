@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package publish
+package offheap
 
 import (
 	"syscall"
@@ -15,7 +15,7 @@ func mapPages(size int) ([]uint64, error) {
 	return wordsAt(unsafe.Pointer(unsafe.SliceData(b)), size), nil
 }
 
-// remapPages fails where mremap does not exist: resizeWords then maps
+// remapPages fails where mremap does not exist: Resize then maps
 // anew.
 func remapPages(w []uint64, size int) ([]uint64, error) { return nil, syscall.ENOTSUP }
 
