@@ -6,6 +6,7 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -18,6 +19,7 @@ type csvSource struct {
 	err    error
 	cols   []column
 	header bool
+	print  contentHash
 
 	// Scratch space of the quoted-field path.
 	rec    []byte
@@ -35,7 +37,8 @@ const (
 	colPriority
 	colImage
 	colAlternate
-	colSitemap // where `sitemapkit read` found the URL: not a field of the URL
+	colContentHash // content_hash or etag: the record's fingerprint, not a field of the URL
+	colSitemap     // where `sitemapkit read` found the URL: not a field of the URL
 )
 
 type column struct {
@@ -67,6 +70,7 @@ func (c *csvSource) Read() (sitemap.URL, error) {
 			continue
 		}
 		c.line = c.lr.line
+		c.print = contentHash{}
 		if strings.IndexByte(line, '"') < 0 {
 			return c.fast(line)
 		}
@@ -109,7 +113,33 @@ func (c *csvSource) fast(line string) (sitemap.URL, error) {
 	return u, nil
 }
 
-func (c *csvSource) set(u *sitemap.URL, i int, f string) { c.cols[i].set(u, f) }
+func (c *csvSource) set(u *sitemap.URL, i int, f string) {
+	if c.cols[i].kind == colContentHash {
+		c.print.set(f)
+		return
+	}
+	c.cols[i].set(u, f)
+}
+
+// Fingerprint returns the fingerprint of the record last read's
+// content_hash (or etag) column, when it has one.
+func (c *csvSource) Fingerprint() (uint64, bool) { return c.print.get() }
+
+// contentHash is a record's content_hash (or etag) column, as a
+// fingerprint: the source's own word on whether the page changed (see
+// package state). An empty cell is none.
+type contentHash struct {
+	fp uint64
+	ok bool
+}
+
+func (h *contentHash) set(s string) {
+	if s = strings.TrimSpace(s); s != "" {
+		h.fp, h.ok = fingerprint.Fields(s), true
+	}
+}
+
+func (h contentHash) get() (uint64, bool) { return h.fp, h.ok }
 
 // set puts the text of a column that holds one field (not JSON) into u.
 // An empty image or alternate cell adds nothing: rows differ in how many
@@ -178,7 +208,7 @@ func (c *csvSource) readHeader() error {
 		case name == "":
 			return bad(i, "column %d has no name", i+1)
 		default:
-			return bad(i, "unknown column %q (want loc, lastmod, changefreq, priority, image, alternate:<hreflang> or sitemap)", name)
+			return bad(i, "unknown column %q (want loc, lastmod, changefreq, priority, image, alternate:<hreflang>, content_hash, etag or sitemap)", name)
 		}
 		if col.kind == colLoc {
 			hasLoc = true
@@ -199,7 +229,7 @@ func (c *csvSource) readHeader() error {
 
 // fieldColumn maps a column name that CSV headers and SQL result columns
 // share (case-insensitive): loc, lastmod, changefreq, priority, image,
-// alternate:<hreflang> and sitemap. key identifies the column for finding
+// alternate:<hreflang>, content_hash (or etag: one of the two) and sitemap. key identifies the column for finding
 // duplicates (alternate:DE and alternate:de are one). ok is false for any
 // other name; err is set for an alternate column without a hreflang.
 func fieldColumn(name string) (col column, key string, ok bool, err error) {
@@ -217,6 +247,8 @@ func fieldColumn(name string) (col column, key string, ok bool, err error) {
 		col.kind = colImage
 	case key == "sitemap":
 		col.kind = colSitemap
+	case key == "content_hash" || key == "etag":
+		col.kind, key = colContentHash, "content_hash"
 	case strings.HasPrefix(key, "alternate:"):
 		col.kind = colAlternate
 		col.hreflang = strings.TrimSpace(name[len("alternate:"):])

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,12 +19,17 @@ import (
 // jsonlSource reads URLs from JSON Lines: one object per line with the JSON
 // field names of sitemap.URL; see the package documentation.
 type jsonlSource struct {
-	lr   *lineReader
-	name string
-	line int
-	err  error
-	buf  []byte
+	lr    *lineReader
+	name  string
+	line  int
+	err   error
+	buf   []byte
+	print contentHash
 }
+
+// Fingerprint returns the fingerprint of the record last read's
+// content_hash (or etag) field, when it has one.
+func (j *jsonlSource) Fingerprint() (uint64, bool) { return j.print.get() }
 
 func newJSONL(lr *lineReader, name string) *jsonlSource { return &jsonlSource{lr: lr, name: name} }
 
@@ -54,6 +60,8 @@ func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 	var rec jsonlRecord
 	err := dec.Decode(&rec)
 	u := rec.URL
+	j.print = contentHash{}
+	j.print.set(cmp.Or(rec.ContentHash, rec.ETag))
 	if err == nil {
 		if off := dec.InputOffset(); len(bytes.TrimSpace(j.buf[off:])) > 0 {
 			col := 0
@@ -112,6 +120,10 @@ func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 type jsonlRecord struct {
 	sitemap.URL
 	Sitemap string `json:"sitemap"`
+	// ContentHash and ETag: the record's fingerprint, when the export
+	// has one (see Fingerprinter); either, not a field of the URL.
+	ContentHash string `json:"content_hash"`
+	ETag        string `json:"etag"`
 }
 
 func (j *jsonlSource) fail(col int, err error) error {

@@ -34,6 +34,11 @@
 // alternates (alternate:de-DE, alternate:x-default). A sitemap column (the
 // file `sitemapkit read` found the URL in) is accepted and ignored. Any
 // other column is an error: a misspelt header must not silently drop data.
+// A content_hash (or etag) column is the row's own word on whether its
+// page changed: not a field of the URL, but its fingerprint (see
+// Fingerprinter), which a change tracker compares instead of the row's
+// fields, so that a lastmod that moves while the hash does not is not a
+// change. JSONL records and SQL rows take the same field.
 //
 //	loc,lastmod,priority,image,image,alternate:de-DE
 //	https://www.example.com/p/1,2024-05-01,0.8,https://www.example.com/1.jpg,,https://www.example.com/de/p/1
@@ -217,6 +222,10 @@ type File struct {
 	Source
 	f *os.File
 }
+
+// Unwrap returns the Source reading the file: its fingerprints (see
+// FingerprintOf) are the File's.
+func (f *File) Unwrap() Source { return f.Source }
 
 // Close closes the file (not os.Stdin).
 func (f *File) Close() error {

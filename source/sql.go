@@ -71,11 +71,12 @@ type SQL struct {
 	row     int
 	err     error
 
-	cols []sqlColumn
-	vals []any
-	dest []any
-	tmpl *locTemplate
-	buf  []byte
+	cols  []sqlColumn
+	vals  []any
+	dest  []any
+	tmpl  *locTemplate
+	buf   []byte
+	print contentHash
 }
 
 // sqlColumn is what one result column is for.
@@ -329,6 +330,10 @@ func (s *SQL) mapColumns() error {
 	return nil
 }
 
+// Fingerprint returns the fingerprint of the row last read's content_hash
+// (or etag) column, when it has one.
+func (s *SQL) Fingerprint() (uint64, bool) { return s.print.get() }
+
 // Read returns the next row's URL, with the contract of Source.Read.
 func (s *SQL) Read() (sitemap.URL, error) {
 	if s.err != nil {
@@ -360,6 +365,7 @@ func (s *SQL) Read() (sitemap.URL, error) {
 		return sitemap.URL{}, s.rowError(err)
 	}
 	var u sitemap.URL
+	s.print = contentHash{}
 	for i := range s.cols {
 		if err := s.set(&u, i); err != nil {
 			return sitemap.URL{}, s.rowError(fmt.Errorf("column %q: %w", s.cols[i].name, err))
@@ -432,6 +438,9 @@ func (s *SQL) set(u *sitemap.URL, i int) error {
 		return s.decodeJSON(text, &u.Videos, "an array of video objects")
 	case colNews:
 		return s.decodeJSON(text, &u.News, "a news object")
+	case colContentHash:
+		s.print.set(text)
+		return nil
 	}
 	c.column.set(u, text)
 	return nil

@@ -95,7 +95,8 @@ INPUTS
   Files, by extension or --input-format:
     .txt     one URL per line; blank lines and # comments skipped
     .csv     a header row: loc (required), lastmod, changefreq, priority,
-             image (repeatable), alternate:<hreflang> (e.g. alternate:de-DE)
+             image (repeatable), alternate:<hreflang> (e.g. alternate:de-DE),
+             content_hash or etag (what --lastmod content compares)
     .jsonl   one JSON object per line: loc, lastmod, changefreq, priority,
              images, videos, news, alternates (see the README)
   Each may be gzipped (.gz, or any gzip data). "-" reads the standard input,

@@ -342,3 +342,30 @@ func TestFailedPageKept(t *testing.T) {
 		t.Errorf("b.html lastmod %q once readable again, want %q, and no change:\n%s", lm, edited, r.stdout)
 	}
 }
+
+// TestContentHashColumn: with a content_hash column, the hash is the
+// export's word on change: a lastmod that moves while the hash does not
+// is not a change; a new hash is, dated by the run. Without one, the
+// row's fields are the fingerprint, lastmod included.
+func TestContentHashColumn(t *testing.T) {
+	work := t.TempDir()
+	out := filepath.Join(work, "out")
+	args := func(in string) []string {
+		return []string{"generate", "--base", genBase, "--out", out, "--state", filepath.Join(work, "state.db"), "--lastmod", "content", in}
+	}
+	csv := func(rows string) string { return genWrite(t, work, "pages.csv", "loc,lastmod,content_hash\n"+rows) }
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", args(csv(genBase+"a,2024-01-01,h1\n"+genBase+"b,2024-01-01,h2\n"))...).want(t, 0)
+
+	// The export rewrote every lastmod; only b's hash changed.
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	r := genRun(t, "", args(csv(genBase+"a,2025-06-01,h1\n"+genBase+"b,2025-06-01,h3\n"))...)
+	r.want(t, 0)
+	got := lastmods(genPublished(t, out, "sitemap.xml"))
+	if got[genBase+"a"] != "2024-01-01" || got[genBase+"b"] != "2026-01-02T00:00:00+00:00" {
+		t.Errorf("lastmods %v: a keeps 2024-01-01 (same hash), b the run's time (new hash)", got)
+	}
+	if !strings.Contains(r.stdout, "0 added, 1 changed, 0 removed, 1 unchanged") {
+		t.Errorf("summary:\n%s", r.stdout)
+	}
+}
