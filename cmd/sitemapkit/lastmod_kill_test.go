@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -100,5 +103,58 @@ func TestStateKilled(t *testing.T) {
 			}
 			sameStates(t, "the run after", settled, fileStates(t, out))
 		})
+	}
+}
+
+// TestStateMemory runs the command on 1,000,000 CSV rows with a state,
+// then again without a change: the rerun's peak RSS stays within the
+// issue's bound (64 MiB plus 40 bytes a URL), and it writes nothing into
+// --out.
+func TestStateMemory(t *testing.T) {
+	longtest.Skip(t, "builds the command and runs it on a million URLs")
+	const n = 1000000
+	bin := filepath.Join(t.TempDir(), "sitemapkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	work := t.TempDir()
+	// Written as a stream: the child's peak RSS starts from this process's
+	// at the fork (its memory is shared until exec), which must stay small.
+	in := filepath.Join(work, "in.csv")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString("loc,lastmod\n")
+	for i := range n {
+		fmt.Fprintf(w, "https://www.example.com/catalog/item-%d.html,2024-01-%02d\n", i, i%28+1)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	debug.FreeOSMemory()
+	out := filepath.Join(work, "out")
+	gen := func() *os.ProcessState {
+		cmd := exec.Command(bin, "generate", "-q", "--base", genBase, "--out", out, "--gzip", "--state", filepath.Join(work, "state.db"), in)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("generate: %v\n%s", err, msg)
+		}
+		return cmd.ProcessState
+	}
+	gen()
+	before := fileStates(t, out)
+	ps := gen()
+	sameStates(t, "a rerun without change", before, fileStates(t, out))
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage here")
+	}
+	rss := int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	limit := int64(64<<20) + 40*n
+	t.Logf("rerun of %d URLs: peak RSS %.1f MiB (bound %.1f MiB)", n, float64(rss)/(1<<20), float64(limit)/(1<<20))
+	if rss > limit {
+		t.Errorf("peak RSS %d bytes, over 64 MiB + 40 bytes a URL (%d)", rss, limit)
 	}
 }
