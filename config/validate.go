@@ -256,10 +256,13 @@ func (v *validator) source(path []string, s *Source) {
 func (v *validator) tracking(c *Config) {
 	v.oneOf([]string{"lastmod"}, c.Lastmod, "content")
 	if c.Lastmod == "content" && c.State == "" {
-		v.errorf([]string{"lastmod"}, `lastmod = "content" needs state: a file to remember each page's content in`)
+		v.errorf([]string{"lastmod"}, `lastmod "content" needs state: a file to remember each page's content in`)
 	}
 	if c.State != "" && c.Out != "" && inside(c.State, c.Out) {
 		v.errorf([]string{"state"}, "state %q is inside out %q, which is published: keep it elsewhere, e.g. \".sitemapkit/state.db\" beside the config file", c.State, c.Out)
+	}
+	if c.KeepDuplicates && c.State != "" {
+		v.errorf([]string{"keep_duplicates"}, "keep_duplicates cannot be used with state: the state remembers one entry, in one file, for each URL")
 	}
 	if c.Feed && c.State == "" {
 		v.errorf([]string{"feed"}, "feed needs state: the feed lists the changes the state records")

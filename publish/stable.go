@@ -271,7 +271,9 @@ func (b *Builder) finishStable(ctx context.Context) error {
 		slices.SortFunc(slots, func(a, b *slot) int { return cmp.Compare(a.at.n, b.at.n) })
 		final = append(final, b.merge(slots)...)
 	}
-	alone := len(final) == 1 && final[0].at.group == "" && b.opts.Index == IndexAuto
+	// The one file of a set without groups is published alone, as the
+	// set (see layout.single); with IndexAuto, plain even with Gzip.
+	alone := len(final) == 1 && final[0].at.group == "" && b.opts.Index != IndexAlways
 	changedAt := ""
 	if !b.opts.ChangedAt.IsZero() {
 		changedAt = sitemap.FormatDate(b.opts.ChangedAt)
@@ -280,7 +282,7 @@ func (b *Builder) finishStable(ctx context.Context) error {
 	for _, s := range final {
 		c := &child{n: len(b.children) + 1, group: s.at.group, gn: s.at.n}
 		c.entries = s.w.Count()
-		c.gzip = b.opts.Gzip && !alone
+		c.gzip = b.opts.Gzip && !(alone && b.opts.Index == IndexAuto)
 		c.raw = s.size
 		c.noteLastmod(s.latest.latest)
 		for _, m := range s.merged {

@@ -376,6 +376,8 @@ var keyFlags = map[string]string{
 	"strip_params": "--strip-param", "include_files": "--include-files", "exclude_files": "--exclude-files",
 	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
+	"keep_duplicates": "--no-dedupe", "state": "--state", "feed": "--feed", "feed_entries": "--feed-entries",
+	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector",
 }
 
 // requiredWhat says what a required option given as empty is.
@@ -537,10 +539,22 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			err: fmt.Errorf("--strict: %s refused; nothing was published", countOf(rep.total, "line"))}
 	}
 	res, err := b.Publish(ctx)
+	// With a state, duplicates are the state's to drop (the Builder keeps
+	// none); the summary counts them as always.
+	shown := bopts
+	if tr != nil {
+		shown.NoDedupe = false
+		if res != nil {
+			res.Duplicates += tr.run.Counts().Duplicates
+		}
+		if planned != nil {
+			planned.Duplicates += tr.run.Counts().Duplicates
+		}
+	}
 	if errors.Is(err, errDryRun) {
 		if !o.quiet {
 			fmt.Fprintf(a.stdout, "Dry run: nothing was written; this is what a run would do.\n")
-			printSummary(a, bopts, planned, rep, notes)
+			printSummary(a, shown, planned, rep, notes)
 			if tr != nil {
 				for _, l := range tr.changeLines(planned, true, bopts.Dir) {
 					fmt.Fprintln(a.stdout, l)
@@ -586,7 +600,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		killAt("feed-written")
 	}
 	if !o.quiet {
-		printSummary(a, bopts, res, rep, notes)
+		printSummary(a, shown, res, rep, notes)
 	} else if rep.total > 0 {
 		rep.print(a.stderr)
 	}

@@ -368,4 +368,17 @@ func TestContentHashColumn(t *testing.T) {
 	if !strings.Contains(r.stdout, "0 added, 1 changed, 0 removed, 1 unchanged") {
 		t.Errorf("summary:\n%s", r.stdout)
 	}
+
+	// A URL listed twice is one URL, in one file; the summary counts the
+	// duplicate, as without a state.
+	r = genRun(t, "", args(csv(genBase+"a,2025-06-01,h1\n"+genBase+"b,2025-06-01,h3\n"+genBase+"a,2025-06-01,h9\n"))...)
+	r.want(t, 0)
+	if !strings.Contains(r.stdout, "Duplicates dropped: 1") || !strings.Contains(r.stdout, "0 changed") || len(genPublished(t, out, "sitemap.xml")) != 2 {
+		t.Errorf("a duplicate with a state:\n%s", r.stdout)
+	}
+	r = genRun(t, "", append(args(csv(genBase+"a,2025-06-01,h1\n")), "--no-dedupe")...)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "--no-dedupe") {
+		t.Errorf("--no-dedupe with --state: %s", r.stderr)
+	}
 }
