@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -388,31 +389,49 @@ func (r *Run) Keep(u *sitemap.URL, group string, place Placer) (bool, error) {
 	return true, nil
 }
 
-// Restore keeps the URLs locs (canonical) whose read failed in this run
-// (a page that could not be read): each the state knows is added again,
-// unchanged, with its entry as the published set in dir has it (read back
-// from its file) and its lastmod, rather than dropped from the set or
-// taken as changed. It returns how many it kept.
-func (r *Run) Restore(ctx context.Context, dir string, locs []string, group string, place Placer) (int, error) {
+// Restore keeps URLs whose read failed in this run: each the state knows
+// and no source gave is added again, unchanged, with its entry as the
+// published set in dir has it (read back from its file) and its lastmod,
+// rather than dropped from the set or taken as changed. locs names them
+// (canonical locs: a page that could not be read); nil means every URL not
+// given, for a run where a read failed without naming its URL (a folder
+// that could not be listed), whose removals must wait for a run that reads
+// everything. placeIn returns the Placer of a group (the file a URL was in
+// says which). It returns how many it kept.
+func (r *Run) Restore(ctx context.Context, dir string, locs []string, placeIn func(group string) (Placer, error)) (int, error) {
 	byFile := map[uint32]map[uint64]bool{}
-	for _, l := range locs {
-		i := r.x.find(Key(l))
-		if i < 0 || r.x.recs[i].flag&seen != 0 {
-			continue
+	add := func(p *rec) {
+		if p.flag&seen != 0 {
+			return
 		}
-		f := r.x.recs[i].file
-		if byFile[f] == nil {
-			byFile[f] = map[uint64]bool{}
+		if byFile[p.file] == nil {
+			byFile[p.file] = map[uint64]bool{}
 		}
-		byFile[f][r.x.recs[i].key] = true
+		byFile[p.file][p.key] = true
 	}
+	if locs == nil {
+		for i := range r.x.recs {
+			add(&r.x.recs[i])
+		}
+	}
+	for _, l := range locs {
+		if i := r.x.find(Key(l)); i >= 0 {
+			add(&r.x.recs[i])
+		}
+	}
+	ids := slices.Sorted(maps.Keys(byFile))
 	kept := 0
-	for id, keys := range byFile {
+	for _, id := range ids {
+		at, ok := r.ids[id]
 		var name string
-		if err := r.tx.QueryRowContext(ctx, `SELECT name FROM files WHERE id = ?`, id).Scan(&name); err != nil || name == "" {
+		if !ok || r.tx.QueryRowContext(ctx, `SELECT name FROM files WHERE id = ?`, id).Scan(&name) != nil || name == "" {
 			continue
 		}
-		n, err := r.restoreFrom(filepath.Join(dir, name), keys, group, place)
+		place, err := placeIn(at.group)
+		if err != nil {
+			return kept, err
+		}
+		n, err := r.restoreFrom(filepath.Join(dir, name), byFile[id], at.group, place)
 		kept += n
 		if err != nil {
 			return kept, err

@@ -524,10 +524,13 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			if err := addInput(ctx, b, tr, st.name, &inputs[k][i], rep, prog, &notes); err != nil {
 				return err
 			}
-			if err := tr.restore(ctx, b, bopts.Dir, st.name); err != nil {
+			if err := tr.restore(ctx, b, bopts.Dir, st.name, false); err != nil {
 				return stateError(err)
 			}
 		}
+	}
+	if err := tr.restore(ctx, b, bopts.Dir, "", true); err != nil {
+		return stateError(err)
 	}
 	prog.stop()
 	killAt("read")

@@ -49,10 +49,11 @@ func runTime(getenv func(string) string) (time.Time, error) {
 // tracker is a run against the state: the command's side of package
 // state (nil without --state).
 type tracker struct {
-	store  *state.Store
-	run    *state.Run
-	failed []string // canonical locs of the current input whose read failed
-	kept   int
+	store   *state.Store
+	run     *state.Run
+	failed  []string // canonical locs of the current input whose read failed
+	partial bool     // a read failed without naming its URL
+	kept    int
 }
 
 // openTracker opens the state of cfg and begins a run; with dryRun, on a
@@ -101,27 +102,49 @@ func (t *tracker) adder(ctx context.Context, b *publish.Builder, src source.Sour
 	}
 }
 
-// failedRead notes a record that could not be read, whose URL is known
-// (a page of a folder): restore keeps its previous entry.
+// failedRead notes a record that could not be read: one whose URL is
+// known (a page of a folder) keeps its previous entry (see restore); one
+// whose URL is not (a folder that could not be listed) makes the run
+// partial: no URL is removed from the set, since it may be among those.
 func (t *tracker) failedRead(pe *source.ParseError) {
-	if t == nil || pe.Loc == "" {
+	if t == nil {
 		return
 	}
-	if l, err := loc.Normalize(pe.Loc); err == nil {
+	if l, err := loc.Normalize(pe.Loc); pe.Loc != "" && err == nil {
 		t.failed = append(t.failed, l)
+	} else {
+		t.partial = true
 	}
 }
 
 // restore keeps the previous entries of the URLs of the input just read
-// whose read failed.
-func (t *tracker) restore(ctx context.Context, b *publish.Builder, out, group string) error {
-	if t == nil || len(t.failed) == 0 {
+// whose read failed; with all (after the last input of a partial run), of
+// every URL no input gave. The Builder is back in group when it returns.
+func (t *tracker) restore(ctx context.Context, b *publish.Builder, out, group string, all bool) error {
+	if t == nil {
 		return nil
 	}
-	n, err := t.run.Restore(ctx, out, t.failed, group, func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) })
+	var locs []string
+	switch {
+	case all && t.partial:
+	case len(t.failed) > 0:
+		locs = t.failed
+	default:
+		return nil
+	}
+	placeIn := func(g string) (state.Placer, error) {
+		if err := b.Group(ctx, g); err != nil {
+			return nil, err
+		}
+		return func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) }, nil
+	}
+	n, err := t.run.Restore(ctx, out, locs, placeIn)
 	t.kept += n
 	t.failed = t.failed[:0]
-	return err
+	if err != nil {
+		return err
+	}
+	return b.Group(ctx, group)
 }
 
 // writeFeed publishes feed.xml beside the index: the latest changes the
@@ -168,6 +191,9 @@ func (t *tracker) changeLines(res *publish.Result, dryRun bool, dir string) []st
 		group(n.Added), group(n.Changed), group(n.Removed), group(n.Unchanged))}
 	if n.Kept > 0 {
 		lines = append(lines, fmt.Sprintf("Kept as they were, after a read error: %s (previous entry and lastmod).", countOf(n.Kept, "URL")))
+	}
+	if t.partial {
+		lines = append(lines, "An input could not be read in full: no URL was removed; a run that reads every input will remove those gone.")
 	}
 	var rewritten, kept int
 	for _, f := range res.Files {

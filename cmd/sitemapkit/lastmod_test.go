@@ -382,3 +382,40 @@ func TestContentHashColumn(t *testing.T) {
 		t.Errorf("--no-dedupe with --state: %s", r.stderr)
 	}
 }
+
+// TestPartialReadRemovesNothing: when a read fails without naming its URL
+// (here a broken symbolic link: a folder entry that cannot be read), the
+// URLs no source gave may be among its, so none is removed that run; the
+// next run that reads everything removes them.
+func TestPartialReadRemovesNothing(t *testing.T) {
+	work := t.TempDir()
+	site := filepath.Join(work, "site")
+	os.MkdirAll(site, 0o755)
+	for _, p := range []string{"a", "b", "c"} {
+		genWrite(t, site, p+".html", "<main>page "+p+"</main>")
+	}
+	out := filepath.Join(work, "out")
+	args := []string{"generate", "--base", genBase, "--out", out, "--dir", site, "--state", filepath.Join(work, "state.db"), "--lastmod", "content"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", args...).want(t, 0)
+
+	os.Remove(filepath.Join(site, "b.html"))
+	if err := os.Symlink(filepath.Join(work, "missing"), filepath.Join(site, "d.html")); err != nil {
+		t.Skip("no symbolic links here")
+	}
+	r := genRun(t, "", args...)
+	r.want(t, exitInputErrors)
+	if got := lastmods(genPublished(t, out, "sitemap.xml")); len(got) != 3 {
+		t.Errorf("after a partial read: %d URLs, want the 3 of the last run kept", len(got))
+	}
+	if !strings.Contains(r.stdout, "no URL was removed") || !strings.Contains(r.stdout, "0 removed") {
+		t.Errorf("a partial read does not say it removed nothing:\n%s", r.stdout)
+	}
+
+	os.Remove(filepath.Join(site, "d.html"))
+	r = genRun(t, "", args...)
+	r.want(t, 0)
+	if got := lastmods(genPublished(t, out, "sitemap.xml")); len(got) != 2 || !strings.Contains(r.stdout, "1 removed") {
+		t.Errorf("the next full read: %d URLs (want 2)\n%s", len(got), r.stdout)
+	}
+}
