@@ -556,7 +556,6 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 	if errors.Is(err, errDryRun) {
 		if !o.quiet {
-			fmt.Fprintf(a.stdout, "Dry run: nothing was written; this is what a run would do.\n")
 			printSummary(a, shown, planned, rep, notes)
 			if tr != nil {
 				for _, l := range tr.changeLines(planned, true, bopts.Dir) {

@@ -69,8 +69,14 @@ const summaryFiles = 12
 
 func printSummary(a *app, o publish.Options, res *publish.Result, rep *refusals, notes []string) {
 	w := a.stdout
-	fmt.Fprintf(w, "Published %s in %s into %s (%s).\n", countOf(res.URLs, "URL"), countOf(len(res.Files), "file"), o.Dir,
-		res.Elapsed.Round(time.Millisecond))
+	if res.Elapsed == 0 {
+		// --dry-run: the set was planned, not published.
+		fmt.Fprintf(w, "Dry run: nothing was written. A run would publish %s in %s into %s.\n", countOf(res.URLs, "URL"),
+			countOf(len(res.Files), "file"), o.Dir)
+	} else {
+		fmt.Fprintf(w, "Published %s in %s into %s (%s).\n", countOf(res.URLs, "URL"), countOf(len(res.Files), "file"), o.Dir,
+			res.Elapsed.Round(time.Millisecond))
+	}
 	type row struct{ name, entries, bytes, gz string }
 	var rows []row
 	var entries int

@@ -245,13 +245,20 @@ func TestDryRun(t *testing.T) {
 	outBefore, stateBefore := fileStates(t, out), fileStates(t, stateDir)
 	r := genRun(t, "", "generate", "--config", cfg, "--dry-run")
 	r.want(t, 0)
-	for _, s := range []string{"Dry run: nothing was written", "URLs: 0 added, 1 changed, 0 removed, 11 unchanged.", "Files: 1 rewritten, 2 kept"} {
+	for _, s := range []string{"Dry run: nothing was written. A run would publish 12 URLs in 4 files", "URLs: 0 added, 1 changed, 0 removed, 11 unchanged.", "Files: 1 rewritten, 2 kept"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("--dry-run: the summary lacks %q:\n%s", s, r.stdout)
 		}
 	}
 	sameStates(t, "--dry-run, out", outBefore, fileStates(t, out))
 	sameStates(t, "--dry-run, state", stateBefore, fileStates(t, stateDir))
+	// Without a state, into a folder that does not exist: none is made.
+	fresh := filepath.Join(work, "new-out")
+	r2 := genRun(t, "", "generate", "--base", genBase, "--out", fresh, "--dir", filepath.Join(work, "site"), "--dry-run")
+	r2.want(t, 0)
+	if _, err := os.Stat(fresh); err == nil || !strings.Contains(r2.stdout, "A run would publish 12 URLs") {
+		t.Errorf("--dry-run without a state made %s (%v), or said:\n%s", fresh, err, r2.stdout)
+	}
 	// The real run does what the dry run said.
 	r = genRun(t, "", "generate", "--config", cfg)
 	r.want(t, 0)
