@@ -17,7 +17,10 @@
 //
 // key is a 64-bit hash of the canonical loc (see Key); first_seen and
 // last_seen are run ids, last_seen being NULL for a URL the latest run saw;
-// lastmod is "" when the URL has none.
+// lastmod is "" when the URL has none. changes lists, for each run but the
+// first (which records what it found, not as changes), the URLs it added,
+// changed and removed; runs.published is 0 for a run whose set was not
+// recorded as swapped in (see below).
 //
 // # Runs and safety
 //
