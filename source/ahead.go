@@ -17,6 +17,7 @@ import (
 type Ahead struct {
 	src     Source
 	placer  Placer           // names src's places, if they are not lines
+	printer Fingerprinter    // src's fingerprints, if it has any
 	batches chan *aheadBatch // filled batches, in order
 	free    chan *aheadBatch // emptied batches, for reuse
 	stop    chan struct{}
@@ -58,6 +59,7 @@ func ReadAhead(src Source) *Ahead {
 	a := &Ahead{
 		src:     src,
 		placer:  placerOf(src),
+		printer: fingerprinterOf(src),
 		batches: make(chan *aheadBatch, nbatches),
 		free:    make(chan *aheadBatch, nbatches),
 		stop:    make(chan struct{}),
@@ -88,7 +90,11 @@ func (a *Ahead) fill() {
 			if a.placer != nil {
 				place = a.placer.Place()
 			}
-			fp, hasFP := FingerprintOf(a.src)
+			var fp uint64
+			var hasFP bool
+			if a.printer != nil {
+				fp, hasFP = a.printer.Fingerprint()
+			}
 			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), place: place, fp: fp, hasFP: hasFP, end: end})
 			over = err == io.EOF || (err != nil && end != nil)
 		}

@@ -60,15 +60,24 @@ type Fingerprinter interface {
 // returned, as its Fingerprinter (or that of the Source it wraps) says;
 // false when there is none.
 func FingerprintOf(src Source) (uint64, bool) {
+	if f := fingerprinterOf(src); f != nil {
+		return f.Fingerprint()
+	}
+	return 0, false
+}
+
+// fingerprinterOf returns the Fingerprinter of src or of the Source it
+// wraps, or nil: a reader of many records finds it once.
+func fingerprinterOf(src Source) Fingerprinter {
 	for src != nil {
 		if f, ok := src.(Fingerprinter); ok {
-			return f.Fingerprint()
+			return f
 		}
 		u, ok := src.(interface{ Unwrap() Source })
 		if !ok {
-			return 0, false
+			return nil
 		}
 		src = u.Unwrap()
 	}
-	return 0, false
+	return nil
 }

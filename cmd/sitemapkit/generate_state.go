@@ -54,6 +54,9 @@ type tracker struct {
 	failed  []string // canonical locs of the current input whose read failed
 	partial bool     // a read failed without naming its URL
 	kept    int
+	buf     []byte       // add's scratch
+	url     sitemap.URL  // the URL add adds
+	place   state.Placer // the Builder's Place, for add
 }
 
 // openTracker opens the state of cfg and begins a run; with dryRun, on a
@@ -82,24 +85,25 @@ func (t *tracker) close() {
 	}
 }
 
-// adder returns how one URL of an input is added: straight to the
-// Builder, or through the state, which decides its lastmod and file.
-func (t *tracker) adder(ctx context.Context, b *publish.Builder, src source.Source, group string) func(u *sitemap.URL) error {
-	if t == nil {
-		return func(u *sitemap.URL) error { return b.Add(ctx, u) }
+// add adds one URL of the input src through the state, which decides its
+// lastmod and file.
+func (t *tracker) add(ctx context.Context, b *publish.Builder, src source.Source, group string, url sitemap.URL) error {
+	// A copy in the tracker: the caller's stays on its stack.
+	t.url = url
+	u := &t.url
+	fp, fromContent := source.FingerprintOf(src)
+	if !fromContent {
+		// The entry's own fields, its source's date included: the
+		// source's word on change.
+		t.buf = source.AppendJSONL(t.buf[:0], u, "")
+		fp = fingerprint.Fields(string(t.buf))
 	}
-	place := func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) }
-	var buf []byte
-	return func(u *sitemap.URL) error {
-		fp, fromContent := source.FingerprintOf(src)
-		if !fromContent {
-			// The entry's own fields, its source's date included: the
-			// source's word on change.
-			buf = source.AppendJSONL(buf[:0], u, "")
-			fp = fingerprint.Fields(string(buf))
-		}
-		return t.run.Add(u, fp, fromContent, group, place)
+	if t.place == nil {
+		t.place = func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) }
 	}
+	err := t.run.Add(u, fp, fromContent, group, t.place)
+	t.url = sitemap.URL{} // not retained: its strings may pin a source's buffer
+	return err
 }
 
 // failedRead notes a record that could not be read: one whose URL is
