@@ -119,7 +119,7 @@ func BenchmarkGenerateState(b *testing.B) {
 		inputs := []string{changed, same}
 		for i := 0; b.Loop(); i++ {
 			s := gen(b, out, "--state", st, inputs[i%2])
-			if !strings.Contains(s, "1,000 changed") || !strings.Contains(s, "Files: 1 rewritten, 19 kept") {
+			if !strings.Contains(s, "1,000 changed") || !strings.Contains(s, "Files: 1 written, 19 kept") {
 				b.Fatalf("1,000 URLs of one file changed:\n%s", s)
 			}
 		}

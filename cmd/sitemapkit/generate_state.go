@@ -199,7 +199,7 @@ func (t *tracker) changeLines(res *publish.Result, dryRun bool, dir string) []st
 	if t.partial {
 		lines = append(lines, "An input could not be read in full: no URL was removed; a run that reads every input will remove those gone.")
 	}
-	var rewritten, kept int
+	var written, kept int
 	for _, f := range res.Files {
 		if f.Index {
 			continue
@@ -207,11 +207,11 @@ func (t *tracker) changeLines(res *publish.Result, dryRun bool, dir string) []st
 		if f.Kept {
 			kept++
 		} else {
-			rewritten++
+			written++
 		}
 	}
-	lines = append(lines, fmt.Sprintf("Files: %s rewritten, %s kept, %s merged, %s removed.",
-		group(rewritten), group(kept), group(len(res.Moves)), group(len(res.Removed))))
+	lines = append(lines, fmt.Sprintf("Files: %s written, %s kept, %s merged, %s removed.",
+		group(written), group(kept), group(len(res.Moves)), group(len(res.Removed))))
 	if t.run.Recovered > 0 {
 		lines = append(lines, fmt.Sprintf("Run %d recorded its changes but was stopped before it recorded its set as published: this run publishes them.", t.run.Recovered))
 	}

@@ -157,7 +157,7 @@ func TestKeepingLastmodTrue(t *testing.T) {
 			t.Errorf("third run: %s lastmod %q, want %q", loc, lm, want[loc])
 		}
 	}
-	for _, s := range []string{"URLs: 1 added, 2 changed, 1 removed, 9 unchanged.", "Files: 2 rewritten, 1 kept, 0 merged, 0 removed."} {
+	for _, s := range []string{"URLs: 1 added, 2 changed, 1 removed, 9 unchanged.", "Files: 2 written, 1 kept, 0 merged, 0 removed."} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("third run: the summary lacks %q:\n%s", s, r.stdout)
 		}
@@ -245,7 +245,7 @@ func TestDryRun(t *testing.T) {
 	outBefore, stateBefore := fileStates(t, out), fileStates(t, stateDir)
 	r := genRun(t, "", "generate", "--config", cfg, "--dry-run")
 	r.want(t, 0)
-	for _, s := range []string{"Dry run: nothing was written. A run would publish 12 URLs in 4 files", "URLs: 0 added, 1 changed, 0 removed, 11 unchanged.", "Files: 1 rewritten, 2 kept"} {
+	for _, s := range []string{"Dry run: nothing was written. A run would publish 12 URLs in 4 files", "URLs: 0 added, 1 changed, 0 removed, 11 unchanged.", "Files: 1 written, 2 kept"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("--dry-run: the summary lacks %q:\n%s", s, r.stdout)
 		}
