@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/cespare/xxhash/v2"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -480,6 +481,12 @@ func Fields(fields ...string) uint64 {
 	f.part('F', fields...)
 	return mix(f.h)
 }
+
+// Bytes returns the fingerprint of an entry's encoding (its JSON Lines
+// form, say), for sources without pages: the fields as one string, at
+// several gigabytes a second where Fields' byte-at-a-time hash takes a
+// nanosecond a byte.
+func Bytes(b []byte) uint64 { return xxhash.Sum64(b) }
 
 // fnv is FNV-1a, 64 bits: stable across runs, processes and versions, as
 // fingerprints are kept from one run to the next.

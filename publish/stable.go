@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -83,43 +86,27 @@ type spool struct {
 	// digest is the sum of the hashes of the document's lines: one entry
 	// per line, so it says which entries the file holds, whatever their
 	// order (a source that lists the same pages in another order has not
-	// changed them). line is the hash of the line begun.
-	digest, line uint64
+	// changed them). line hashes the line begun.
+	digest uint64
+	line   xxhash.Digest
 }
 
-// FNV-1a, for the lines' hashes: stable from run to run, as the manifest
-// keeps the digest.
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// hashLines adds b's complete lines to the digest, and keeps the hash of
-// the last, incomplete one.
+// hashLines adds b's complete lines to the digest, and keeps the line it
+// ends inside of. xxHash64, stable from run to run (the manifest keeps
+// the digest), and its bits uniform, so that a sum of them has no
+// structure two different sets of lines could share by accident.
 func (s *spool) hashLines(b []byte) {
-	h := s.line
-	if h == 0 {
-		h = fnvOffset
-	}
-	for _, c := range b {
-		if c == '\n' {
-			s.digest += mix64(h)
-			h = fnvOffset
-			continue
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			s.line.Write(b)
+			return
 		}
-		h = (h ^ uint64(c)) * fnvPrime
+		s.line.Write(b[:i])
+		s.digest += s.line.Sum64()
+		s.line.Reset()
+		b = b[i+1:]
 	}
-	s.line = h
-}
-
-// mix64 is splitmix64's finaliser: a sum of mixed hashes has no structure
-// two different sets of lines could share by accident.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }
 
 func (s *spool) Write(b []byte) (int, error) {
@@ -237,6 +224,7 @@ func (b *Builder) slot(p place) (*slot, error) {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
 	s := &slot{at: p, sink: spool{path: f.Name()}}
+	s.sink.line.Reset()
 	s.w = sitemap.NewWriter(&s.sink, b.opts.Format)
 	s.w.MaxURLs, s.w.MaxBytes = b.opts.MaxURLs, b.opts.MaxBytes
 	st.slots[p] = s
@@ -341,6 +329,7 @@ func digestText(d uint64) string { return fmt.Sprintf("%016x", d) }
 // make: each part's, less the frame's lines that only the first keeps.
 func (s *slot) digest(st *stableSet) uint64 {
 	var frame spool
+	frame.line.Reset()
 	frame.hashLines([]byte(st.header + st.closing))
 	d := s.sink.digest
 	for _, m := range s.merged {

@@ -7,36 +7,16 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
-// Key is the 64-bit key of a canonical loc in the state: FNV-1a, mixed so
-// that keys are uniform (the index finds a key by its top bits). Two locs
+// Key is the 64-bit key of a canonical loc in the state: xxHash64, whose
+// bits are uniform (the index's table finds a key by them). Two locs
 // sharing a key would be taken for one URL: about n²/2⁶⁵, 3·10⁻⁸ for a
 // million URLs, the odds package publish's de-duplication accepts too.
-func Key(loc string) uint64 {
-	h := uint64(fnvOffset)
-	for i := 0; i < len(loc); i++ {
-		h = (h ^ uint64(loc[i])) * fnvPrime
-	}
-	return mix(h)
-}
-
-// FNV-1a's constants (hash/fnv's, without its allocation per call).
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// mix is splitmix64's finaliser.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+func Key(loc string) uint64 { return xxhash.Sum64String(loc) }
 
 // A rec is one URL of the last run, as a run holds it: 32 bytes, so that a
 // million URLs take 32 MB.

@@ -96,7 +96,7 @@ func (t *tracker) add(ctx context.Context, b *publish.Builder, src source.Source
 		// The entry's own fields, its source's date included: the
 		// source's word on change.
 		t.buf = source.AppendJSONL(t.buf[:0], u, "")
-		fp = fingerprint.Fields(string(t.buf))
+		fp = fingerprint.Bytes(t.buf)
 	}
 	if t.place == nil {
 		t.place = func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) }
