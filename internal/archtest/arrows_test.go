@@ -32,6 +32,7 @@ var allowed = map[string][]string{
 	"internal/offheap":    {},
 	"config":              {"sitemap", "loc", "source", "publish", "fingerprint", "feed"},
 	"feed":                {"sitemap"},
+	"submit":              {"internal/robots", "internal/fetch"},
 	"cmd/sitemapkit":      {"*"},
 	"internal/archtest":   {},
 	"internal/longtest":   {},
