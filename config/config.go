@@ -137,6 +137,9 @@ type Config struct {
 	FeedEntries int `toml:"feed_entries"`
 	// Hub is the URL of a WebSub hub, linked from the feed (rel="hub").
 	Hub string `toml:"hub"`
+	// Submit says how `sitemapkit submit` (and generate --submit) makes
+	// the set's changes known ([submit]).
+	Submit Submit `toml:"submit"`
 	// Filter applies to every source, in groups too ([filter]).
 	Filter Filter `toml:"filter"`
 	// Sources are the sources of the main set, whose files are named after
@@ -167,6 +170,41 @@ type origin struct {
 
 // Filter chooses and cleans URLs. At the top level it applies to every
 // source; a source's own include, exclude and strip_params apply after it.
+// Submit is the [submit] table: the channels `sitemapkit submit` uses.
+// Google's and Bing's ping endpoints are gone (2023, 2022): no ping is
+// ever a default.
+type Submit struct {
+	// Robots is the robots.txt file to keep a Sitemap: line in for each
+	// index (relative to this file). Default: robots.txt in out; "none"
+	// keeps none.
+	Robots string `toml:"robots"`
+	// IndexNow is "on" (default) or "off": whether the URLs each run
+	// added, changed and removed are posted to IndexNow.
+	IndexNow string `toml:"indexnow"`
+	// IndexNowEndpoint is where they are posted. Default
+	// https://api.indexnow.org/indexnow, shared by every engine taking part.
+	IndexNowEndpoint string `toml:"indexnow_endpoint"`
+	// IndexNowKey is the key; default: one made once and kept in the
+	// state. Its key file, KEY.txt, is published in out.
+	IndexNowKey string `toml:"indexnow_key"`
+	// WebSubHubs are told when the feed changes (default: hub, if set).
+	WebSubHubs []string `toml:"websub_hubs"`
+	// SearchConsoleProperty is the Search Console property to submit the
+	// indexes to: "https://www.example.com/" or "sc-domain:example.com".
+	// Default: none.
+	SearchConsoleProperty string `toml:"search_console_property"`
+	// GoogleCredentials is a service account's JSON key file. Default:
+	// $GOOGLE_APPLICATION_CREDENTIALS.
+	GoogleCredentials string `toml:"google_credentials"`
+	// SearchConsoleEndpoint and GoogleTokenURL replace Google's API root
+	// and token endpoint (tests, private deployments).
+	SearchConsoleEndpoint string `toml:"search_console_endpoint"`
+	GoogleTokenURL        string `toml:"google_token_url"`
+	// Pings are URL templates, with {sitemap}, of engines that still take
+	// a ping, called when an index changed. Default: none.
+	Pings []string `toml:"pings"`
+}
+
 type Filter struct {
 	// Include keeps only URLs whose path matches one of these patterns: a
 	// glob ("/blog/**": * is any run of characters within a segment, ** as
@@ -438,6 +476,10 @@ func (c *Config) resolve(dir string) {
 	}
 	c.Out = join(c.Out)
 	c.State = join(c.State)
+	if c.Submit.Robots != "none" {
+		c.Submit.Robots = join(c.Submit.Robots)
+	}
+	c.Submit.GoogleCredentials = join(c.Submit.GoogleCredentials)
 	sources := func(ss []Source) {
 		for i := range ss {
 			s := &ss[i]

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -372,7 +373,7 @@ func TestValidateInCode(t *testing.T) {
 }
 
 // exampleLine is a commented-out TOML line of the starter file.
-var exampleLine = regexp.MustCompile(`^# ?(\[\[[a-z.]+\]\]|[a-z_]+ = .*)$`)
+var exampleLine = regexp.MustCompile(`^# ?(\[\[?[a-z.]+\]\]?|[a-z_]+ = .*)$`)
 
 func TestStarter(t *testing.T) {
 	for _, base := range []string{"", "https://shop.example.org/", `https://www.example.com/"quoted"\`} {
@@ -421,8 +422,8 @@ func TestStarter(t *testing.T) {
 	if len(c.Groups) == 0 {
 		t.Error("the starter has no example of a group")
 	}
-	for _, k := range append(keysOf(reflect.TypeFor[Config]()), keysOf(reflect.TypeFor[Filter]())...) {
-		if k == "filter" || k == "source" || k == "group" {
+	for _, k := range slices.Concat(keysOf(reflect.TypeFor[Config]()), keysOf(reflect.TypeFor[Filter]()), keysOf(reflect.TypeFor[Submit]())) {
+		if k == "filter" || k == "source" || k == "group" || k == "submit" {
 			continue // tables, checked above
 		}
 		if !regexp.MustCompile(`(?m)^` + k + ` = `).MatchString(all) {
@@ -446,7 +447,7 @@ func TestDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range []reflect.Type{reflect.TypeFor[Config](), reflect.TypeFor[Filter](), reflect.TypeFor[Group](), reflect.TypeFor[Source]()} {
+	for _, typ := range []reflect.Type{reflect.TypeFor[Config](), reflect.TypeFor[Filter](), reflect.TypeFor[Group](), reflect.TypeFor[Source](), reflect.TypeFor[Submit]()} {
 		for _, k := range keysOf(typ) {
 			if !strings.Contains(string(doc), "`"+k+"`") && !strings.Contains(string(doc), "`["+k+"]`") && !strings.Contains(string(doc), "`[["+k+"]]`") {
 				t.Errorf("docs/config.md does not document the key %s", k)

@@ -124,6 +124,21 @@ exclude = []
 # session IDs; [] removes none.
 #strip_params = [{session_ids}]
 
+# How "sitemapkit submit" makes the set's changes known (needs state; see
+# docs/config.md). Google's and Bing's ping endpoints are gone: none is a
+# default.
+# [submit]
+# robots = "public/robots.txt"
+# indexnow = "on"
+# indexnow_endpoint = "https://api.indexnow.org/indexnow"
+# indexnow_key = "0123456789abcdef0123456789abcdef"
+# websub_hubs = ["https://pubsubhubbub.appspot.com/"]
+# search_console_property = "sc-domain:example.com"
+# google_credentials = "secrets/search-console.json"
+# search_console_endpoint = "https://www.googleapis.com/webmasters/v3/"
+# google_token_url = "https://oauth2.googleapis.com/token"
+# pings = ["https://search.example/ping?sitemap={sitemap}"]
+
 # Where the URLs come from: one [[source]] table per source. Every source
 # may also have its own include, exclude and strip_params, applied after
 # [filter].

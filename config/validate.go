@@ -13,6 +13,7 @@ import (
 	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/source"
+	"github.com/sitemapkit/sitemapkit/submit"
 )
 
 // sourceKeys are the keys of each source type, besides type and the
@@ -274,6 +275,27 @@ func (v *validator) tracking(c *Config) {
 		if u, err := url.Parse(c.Hub); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			v.errorf([]string{"hub"}, "hub %q is not an http(s) URL", c.Hub)
 		}
+	}
+	sub := c.Submit
+	v.oneOf([]string{"submit", "indexnow"}, sub.IndexNow, "on", "off")
+	for key, u := range map[string]string{"indexnow_endpoint": sub.IndexNowEndpoint, "search_console_endpoint": sub.SearchConsoleEndpoint,
+		"google_token_url": sub.GoogleTokenURL} {
+		if p, err := url.Parse(u); u != "" && (err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "") {
+			v.errorf([]string{"submit", key}, "%s %q is not an http(s) URL", key, u)
+		}
+	}
+	for i, u := range sub.WebSubHubs {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
+			v.errorf([]string{"submit", "websub_hubs"}, "websub_hubs #%d %q is not an http(s) URL", i+1, u)
+		}
+	}
+	for i, p := range sub.Pings {
+		if !strings.Contains(p, "{sitemap}") {
+			v.errorf([]string{"submit", "pings"}, "pings #%d %q has no {sitemap} to put the index's URL in", i+1, p)
+		}
+	}
+	if k := sub.IndexNowKey; k != "" && !submit.ValidKey(k) {
+		v.errorf([]string{"submit", "indexnow_key"}, "indexnow_key: an IndexNow key is 8 to 128 letters, digits and dashes")
 	}
 	if _, err := fingerprint.New(fingerprint.Options{Content: c.ContentSelector}); err != nil {
 		v.errorf([]string{"content_selector"}, "%v", err)

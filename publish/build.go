@@ -160,6 +160,7 @@ type File struct {
 	Group     string // the group of a child (see Builder.Group); "" for the main set and index files
 	N         int    // a child's number in its group (see Builder.Place); 0 for index files
 	LastMod   string // a child's <lastmod> in the index
+	Sum       string // the CRC-32C of its content, 8 hex digits: a file whose Sum and Bytes did not change did not change
 	Kept      bool   // the published file had this content already and was left as it was
 }
 

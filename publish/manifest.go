@@ -263,3 +263,20 @@ func sameBytes(a, b string) (bool, error) {
 		}
 	}
 }
+
+// Published returns the files of the set name published in dir, as its
+// manifest records them (index files first), with their public URLs under
+// publicURL: what a later step (package submit) announces. A set never
+// published has none.
+func Published(dir, name, publicURL string) ([]File, error) {
+	m, err := readManifest(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	for _, f := range m.Files {
+		files = append(files, File{Name: f.Name, URL: publicURL + f.Name, Entries: f.Entries, Bytes: f.Bytes,
+			Index: f.Index, Group: f.Group, LastMod: f.LastMod, Sum: f.Sum})
+	}
+	return files, nil
+}

@@ -207,7 +207,7 @@ func (l layout) single(children []*child) bool {
 // the set) and its content, or the set's own name when it is single.
 func (l layout) nameChild(c *child, single bool) *planned {
 	p := &planned{sum: hexSum(c.sum), disk: c.disk, tmp: c.tmp, digest: c.digest}
-	p.Entries, p.Bytes, p.Group, p.N, p.LastMod = c.entries, c.raw, c.group, c.gn, c.latest
+	p.Entries, p.Bytes, p.Group, p.N, p.LastMod, p.File.Sum = c.entries, c.raw, c.group, c.gn, c.latest, p.sum
 	ext := l.ext
 	if c.gzip {
 		ext += ".gz"
@@ -243,7 +243,7 @@ func (l layout) indexFiles(children []*child, named []*planned) ([]*planned, err
 		var s checksum
 		s.write(doc)
 		p.sum = hexSum(s.sum())
-		p.URL, p.Entries, p.Bytes, p.Index = l.publicURL+p.Name, counts[k], int64(len(doc)), true
+		p.URL, p.Entries, p.Bytes, p.Index, p.File.Sum = l.publicURL+p.Name, counts[k], int64(len(doc)), true, p.sum
 		indexes = append(indexes, p)
 	}
 	return indexes, nil

@@ -12,8 +12,10 @@
 //
 //	urls(key, loc, fp, lastmod, first_seen, last_seen, file)
 //	files(id, grp, n, name, entries, bytes, sum)
-//	runs(id, at, added, changed, removed, unchanged, failed, published)
+//	runs(id, at, added, changed, removed, unchanged, failed, published, queued)
 //	changes(run, kind, loc, lastmod)
+//	outbox(id, run, channel, target, urls, queued_at, attempts, last_error, done_at)
+//	settings(k, v)
 //
 // key is a 64-bit hash of the canonical loc (see Key); first_seen and
 // last_seen are run ids, last_seen being NULL for a URL the latest run saw;
@@ -52,7 +54,7 @@ import (
 
 // Schema is the schema version this package writes; Open migrates older
 // files to it and refuses newer ones.
-const Schema = 2
+const Schema = 3
 
 // applicationID marks a SQLite file as a sitemapkit state ("SMKS").
 const applicationID = 0x534d4b53
@@ -88,6 +90,22 @@ var migrations = []string{
 	// in milliseconds where reading a million rows takes a second.
 	`CREATE TABLE snapshot(part INTEGER PRIMARY KEY, data BLOB NOT NULL);
 	CREATE TABLE snapshot_run(run INTEGER NOT NULL);`,
+	// 3: the outbox of notifications (see Outbox), and settings kept for
+	// them (the IndexNow key, what was last submitted).
+	`ALTER TABLE runs ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE outbox(
+		id INTEGER PRIMARY KEY,
+		run INTEGER NOT NULL,
+		channel TEXT NOT NULL,
+		target TEXT NOT NULL,
+		urls TEXT NOT NULL,
+		queued_at TEXT NOT NULL,
+		attempts INTEGER NOT NULL DEFAULT 0,
+		last_error TEXT NOT NULL DEFAULT '',
+		done_at TEXT
+	);
+	CREATE INDEX outbox_pending ON outbox(done_at);
+	CREATE TABLE settings(k TEXT PRIMARY KEY, v TEXT NOT NULL);`,
 }
 
 // Errors Open and Begin return, with the file's path and what to do.

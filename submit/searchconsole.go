@@ -45,7 +45,11 @@ func GoogleClient(ctx context.Context, credentials []byte, tokenURL string) (*ht
 	if tokenURL != "" {
 		conf.TokenURL = tokenURL
 	}
-	return conf.Client(ctx), nil
+	// The token request and the API's, each bounded like the others.
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, defaultClient)
+	client := conf.Client(ctx)
+	client.Timeout = Timeout
+	return client, nil
 }
 
 var searchConsoleHints = map[int]string{

@@ -67,6 +67,12 @@ func (r Retry) maxWait() time.Duration {
 	return r.MaxWait
 }
 
+// Timeout bounds one request, answer included, when a channel is given no
+// client of its own: a server that never answers must not hold a run.
+const Timeout = 30 * time.Second
+
+var defaultClient = &http.Client{Timeout: Timeout}
+
 // userAgent names sitemapkit to the servers it notifies.
 var userAgent = fetch.UserAgent("dev")
 
@@ -78,7 +84,7 @@ const maxAnswer = 4 << 10
 // network error after the last attempt is returned as it is.
 func send(ctx context.Context, client *http.Client, r Retry, newReq func() (*http.Request, error)) (status int, body string, err error) {
 	if client == nil {
-		client = http.DefaultClient
+		client = defaultClient
 	}
 	wait := time.Second
 	for attempt := 1; ; attempt++ {

@@ -2,14 +2,9 @@ package submit
 
 import (
 	"context"
-	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"io"
 	"net/http"
@@ -20,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sitemapkit/sitemapkit/internal/googletest"
 )
 
 func TestNewKey(t *testing.T) {
@@ -172,113 +169,28 @@ func TestWebSub(t *testing.T) {
 	}
 }
 
-// googleServers are a token endpoint that checks the JWT bearer assertion
-// with the test key's public half, and a Search Console API that checks
-// the bearer token and the path.
-type googleServers struct {
-	key      *rsa.PrivateKey
-	email    string
-	token    *httptest.Server
-	api      *httptest.Server
-	status   int // the API's answer
-	puts     []string
-	tokenErr string
-}
-
-func newGoogleServers(t *testing.T) *googleServers {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &googleServers{key: key, email: "sitemapkit@example-project.iam.gserviceaccount.com", status: http.StatusNoContent}
-	g.token = httptest.NewServer(http.HandlerFunc(g.serveToken))
-	g.api = httptest.NewServer(http.HandlerFunc(g.serveAPI))
-	t.Cleanup(func() { g.token.Close(); g.api.Close() })
-	return g
-}
-
-func (g *googleServers) credentials() []byte {
-	der, _ := x509.MarshalPKCS8PrivateKey(g.key)
-	b, _ := json.Marshal(map[string]string{
-		"type": "service_account", "project_id": "example-project", "private_key_id": "k1",
-		"private_key":  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})),
-		"client_email": g.email, "client_id": "1", "token_uri": "https://oauth2.googleapis.com/token",
-	})
-	return b
-}
-
-func (g *googleServers) serveToken(w http.ResponseWriter, r *http.Request) {
-	r.ParseForm()
-	fail := func(msg string) {
-		g.tokenErr = msg
-		http.Error(w, `{"error":"invalid_grant"}`, http.StatusBadRequest)
-	}
-	if r.PostForm.Get("grant_type") != "urn:ietf:params:oauth:grant-type:jwt-bearer" {
-		fail("grant_type " + r.PostForm.Get("grant_type"))
-		return
-	}
-	parts := strings.Split(r.PostForm.Get("assertion"), ".")
-	if len(parts) != 3 {
-		fail("not a JWT")
-		return
-	}
-	var header struct{ Alg, Typ, Kid string }
-	var claims struct {
-		Iss, Scope, Aud string
-		Exp, Iat        int64
-	}
-	hb, _ := base64.RawURLEncoding.DecodeString(parts[0])
-	cb, _ := base64.RawURLEncoding.DecodeString(parts[1])
-	sig, _ := base64.RawURLEncoding.DecodeString(parts[2])
-	json.Unmarshal(hb, &header)
-	json.Unmarshal(cb, &claims)
-	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
-	switch {
-	case header.Alg != "RS256":
-		fail("alg " + header.Alg)
-	case rsa.VerifyPKCS1v15(&g.key.PublicKey, crypto.SHA256, sum[:], sig) != nil:
-		fail("bad signature")
-	case claims.Iss != g.email || claims.Scope != ScopeWebmasters || claims.Aud != g.token.URL+"/token":
-		fail("claims " + string(cb))
-	case claims.Exp <= time.Now().Unix():
-		fail("expired")
-	default:
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"access_token":"ya29.test-token","token_type":"Bearer","expires_in":3600}`)
-	}
-}
-
-func (g *googleServers) serveAPI(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPut || r.Header.Get("Authorization") != "Bearer ya29.test-token" {
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
-		return
-	}
-	g.puts = append(g.puts, r.URL.EscapedPath())
-	w.WriteHeader(g.status)
-}
-
 func TestSearchConsole(t *testing.T) {
 	ctx := context.Background()
-	g := newGoogleServers(t)
-	client, err := GoogleClient(ctx, g.credentials(), g.token.URL+"/token")
+	g := googletest.New(t)
+	client, err := GoogleClient(ctx, googletest.Credentials(g.Key, g.Email), g.Token.URL+"/token")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, property := range []string{"https://www.example.com/", "sc-domain:example.com"} {
-		sc := SearchConsole{Endpoint: g.api.URL + "/webmasters/v3", Property: property, Client: client}
+		sc := SearchConsole{Endpoint: g.API.URL + "/webmasters/v3", Property: property, Client: client}
 		if err := sc.Submit(ctx, "https://www.example.com/sitemap.xml"); err != nil {
-			t.Fatalf("%s: %v (token endpoint: %s)", property, err, g.tokenErr)
+			t.Fatalf("%s: %v (token endpoint: %s)", property, err, g.TokenErr)
 		}
 	}
 	want := []string{
 		"/webmasters/v3/sites/https:%2F%2Fwww.example.com%2F/sitemaps/https:%2F%2Fwww.example.com%2Fsitemap.xml",
 		"/webmasters/v3/sites/sc-domain:example.com/sitemaps/https:%2F%2Fwww.example.com%2Fsitemap.xml",
 	}
-	if strings.Join(g.puts, " ") != strings.Join(want, " ") {
-		t.Errorf("PUT paths\n%v\nwant\n%v", g.puts, want)
+	if got := g.Puts(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("PUT paths\n%v\nwant\n%v", got, want)
 	}
-	g.status = http.StatusForbidden
-	sc := SearchConsole{Endpoint: g.api.URL + "/webmasters/v3/", Property: "https://www.example.com/", Client: client}
+	g.Status = http.StatusForbidden
+	sc := SearchConsole{Endpoint: g.API.URL + "/webmasters/v3/", Property: "https://www.example.com/", Client: client}
 	err = sc.Submit(ctx, "https://www.example.com/sitemap.xml")
 	if err == nil || !strings.Contains(err.Error(), "owner of the property") {
 		t.Errorf("403: %v", err)
@@ -286,8 +198,7 @@ func TestSearchConsole(t *testing.T) {
 
 	// A key the token endpoint does not know.
 	other, _ := rsa.GenerateKey(rand.Reader, 2048)
-	bad := &googleServers{key: other, email: g.email}
-	client, err = GoogleClient(ctx, bad.credentials(), g.token.URL+"/token")
+	client, err = GoogleClient(ctx, googletest.Credentials(other, g.Email), g.Token.URL+"/token")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,5 +212,8 @@ func TestSearchConsole(t *testing.T) {
 	}
 	if _, err := GoogleClient(ctx, []byte(`{"type":"authorized_user"}`), ""); err == nil {
 		t.Error("credentials that are not a service account's accepted")
+	}
+	if ScopeWebmasters != googletest.Scope {
+		t.Error("the test server checks another scope")
 	}
 }

@@ -43,6 +43,8 @@ type generateOptions struct {
 	include, exclude, stripParams []string
 
 	quiet, dryRun bool
+	submit        bool
+	sf            submitFlags
 }
 
 const generateExample = `  # The site's setup in ./sitemapkit.toml (see "sitemapkit init"):
@@ -202,6 +204,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringVar(&c.ContentSelector, "content-selector", "", "--lastmod content: the CSS `SELECTOR` of a page's main content (default: main, else article, else body)")
 	f.StringVar(&c.IgnoreSelector, "ignore-selector", "", "--lastmod content: the CSS `SELECTOR` of elements that never count (\".views, .ad\")")
 	f.BoolVar(&o.dryRun, "dry-run", false, "do everything but write: say what would change, leaving --out and --state as they are")
+	f.BoolVar(&o.submit, "submit", false, "then tell search engines what this run changed, as sitemapkit submit does (needs --state; its flags apply)")
+	o.sf.register(f, false)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
 }
@@ -302,6 +306,10 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	set("hub", func() { cfg.Hub = f.Hub })
 	set("content-selector", func() { cfg.ContentSelector = f.ContentSelector })
 	set("ignore-selector", func() { cfg.IgnoreSelector = f.IgnoreSelector })
+	o.sf.apply(flags, &cfg.Submit)
+	if o.submit && cfg.State == "" {
+		return nil, 0, &usageError{msg: "generate: --submit needs --state: it sends what the state records of this run", hint: generateHint + " --state .sitemapkit/state.db --submit"}
+	}
 	dirLastmod := o.lastmod
 	if o.lastmod == "content" {
 		cfg.Lastmod, dirLastmod = "content", ""
@@ -601,6 +609,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		}
 		killAt("feed-written")
 	}
+
 	if !o.quiet {
 		printSummary(a, shown, res, rep, notes)
 	} else if rep.total > 0 {
@@ -609,6 +618,18 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	for _, w := range res.Warnings {
 		fmt.Fprintf(a.stderr, "sitemapkit: warning: %s\n", w)
 	}
+	if o.submit && tr != nil {
+		tr.close() // the run's hold on the state ends before submit takes it
+		if err := runSubmit(ctx, a, cfg, &o.sf, o.quiet); err != nil {
+			return err
+		}
+	}
+	return refusedError(rep)
+}
+
+// refusedError is the exit of a run that published the set: 1 when lines
+// were refused.
+func refusedError(rep *refusals) error {
 	if rep.total > 0 {
 		return &exitError{code: exitInputErrors,
 			err: fmt.Errorf("%s refused; the set was published without them", countOf(rep.total, "line"))}

@@ -79,9 +79,10 @@ func openTracker(ctx context.Context, cfg *config.Config, dryRun bool, now time.
 }
 
 func (t *tracker) close() {
-	if t != nil {
+	if t != nil && t.store != nil {
 		t.run.Close()
 		t.store.Close()
+		t.store = nil
 	}
 }
 

@@ -180,3 +180,54 @@ func TestStateMemory(t *testing.T) {
 		t.Errorf("peak RSS %d bytes, over 64 MiB + 40 bytes a URL (%d)", rss, limit)
 	}
 }
+
+// TestSubmitKilled kills a real `sitemapkit submit` with SIGKILL after
+// IndexNow accepted a request and before the outbox marked it done: the
+// next submit sends it again (it cannot know it was accepted), and the
+// one after sends nothing: nothing lost, and repeated only across a kill.
+func TestSubmitKilled(t *testing.T) {
+	longtest.Skip(t, "builds the command and kills it")
+	bin := filepath.Join(t.TempDir(), "sitemapkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	n := newNotifyServers(t)
+	run := func(kill, epoch string, args ...string) error {
+		cmd := exec.Command(bin, append(args, "--config", filepath.Join(work, "sitemapkit.toml"))...)
+		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+epoch, "SITEMAPKIT_TEST_KILL_AT="+kill)
+		_, err := cmd.CombinedOutput()
+		return err
+	}
+	submitArgs := []string{"submit", "--robots", "none", "--indexnow-endpoint", n.in.URL}
+	if err := run("", "1767225600", "generate"); err != nil {
+		t.Fatal(err)
+	}
+	if err := run("", "1767225600", submitArgs...); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(work, "site", "blog", "post-03.html"), []byte("<main>new</main>"), 0o644)
+	if err := run("", "1768464000", "generate"); err != nil {
+		t.Fatal(err)
+	}
+	err := run("sent", "1768464000", submitArgs...)
+	if ws, ok := err.(*exec.ExitError); !ok || ws.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("killed submit: %v", err)
+	}
+	if urls, _ := n.take(); len(urls) != 1 {
+		t.Fatalf("before the kill IndexNow got %v, want post 03", urls)
+	}
+	if err := run("", "1768464000", submitArgs...); err != nil {
+		t.Fatal(err)
+	}
+	if urls, _ := n.take(); !slices.Equal(urls, []string{genBase + "blog/post-03.html"}) {
+		t.Errorf("after the kill IndexNow got %v, want post 03 again", urls)
+	}
+	if err := run("", "1768464000", submitArgs...); err != nil {
+		t.Fatal(err)
+	}
+	if urls, _ := n.take(); len(urls) != 0 {
+		t.Errorf("a third submit sent %v", urls)
+	}
+}

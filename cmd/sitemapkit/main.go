@@ -71,6 +71,7 @@ func newRootCommand(a *app) *cobra.Command {
 	})
 	root.AddCommand(
 		newGenerateCommand(a),
+		newSubmitCommand(a),
 		newValidateCommand(a), newReadCommand(a),
 		newInitCommand(a),
 	)

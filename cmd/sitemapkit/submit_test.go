@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sitemapkit/sitemapkit/internal/googletest"
+)
+
+// notifyServers are an IndexNow endpoint and a WebSub hub on 127.0.0.1
+// that record what they are sent.
+type notifyServers struct {
+	mu       sync.Mutex
+	status   int // IndexNow's answer
+	indexnow []map[string]any
+	hub      []string // hub.url of each publish
+	in, hubs *httptest.Server
+}
+
+func newNotifyServers(t *testing.T) *notifyServers {
+	n := &notifyServers{status: http.StatusOK}
+	n.in = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&body) != nil {
+			http.Error(w, "bad", http.StatusBadRequest)
+			return
+		}
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		n.indexnow = append(n.indexnow, body)
+		w.WriteHeader(n.status)
+	}))
+	n.hubs = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if r.PostForm.Get("hub.mode") != "publish" {
+			http.Error(w, "bad", http.StatusBadRequest)
+			return
+		}
+		n.hub = append(n.hub, r.PostForm.Get("hub.url"))
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(func() { n.in.Close(); n.hubs.Close() })
+	return n
+}
+
+// urls returns the URLs IndexNow was sent, in order, and forgets them.
+func (n *notifyServers) take() (urls []string, hub []string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, b := range n.indexnow {
+		for _, u := range b["urlList"].([]any) {
+			urls = append(urls, u.(string))
+		}
+	}
+	hub = n.hub
+	n.indexnow, n.hub = nil, nil
+	return urls, hub
+}
+
+// TestSubmit runs the example of "Keeping lastmod true" with submit after
+// each generate, against IndexNow, a WebSub hub and Search Console on
+// 127.0.0.1: the baseline sends no URL; a run with no change sends no
+// request; the week's edits send exactly the changed URLs, the feed to the
+// hub and the index to Search Console; a failing IndexNow leaves them
+// pending, and the next submit sends them once.
+func TestSubmit(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run edit.sh")
+	}
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg := filepath.Join(work, "sitemapkit.toml")
+	out := filepath.Join(work, "out")
+	n := newNotifyServers(t)
+	g := googletest.New(t)
+	creds := genWrite(t, work, "key.json", string(googletest.Credentials(g.Key, g.Email)))
+	robots := genWrite(t, out[:len(out)-3], "robots.txt", "User-agent: *\r\nDisallow: /admin\r\n# the end")
+	flags := []string{"--config", cfg, "--robots", robots, "--indexnow-endpoint", n.in.URL + "/indexnow", "--websub-hub", n.hubs.URL,
+		"--search-console-property", "sc-domain:example.com", "--google-credentials", creds,
+		"--search-console-endpoint", g.API.URL + "/webmasters/v3/", "--google-token-url", g.Token.URL + "/token"}
+	submitRun := func(code int, extra ...string) genResult {
+		t.Helper()
+		r := genRun(t, "", append(append([]string{"submit"}, flags...), extra...)...)
+		r.want(t, code)
+		return r
+	}
+
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	r := submitRun(0)
+	if urls, hub := n.take(); len(urls) != 0 || len(hub) != 0 {
+		t.Errorf("baseline: IndexNow got %v, the hub %v; want nothing (no change yet, no feed)", urls, hub)
+	}
+	if puts := g.Puts(); len(puts) != 1 || !strings.HasSuffix(puts[0], "/sitemaps/https:%2F%2Fwww.example.com%2Fsitemap.xml") {
+		t.Errorf("baseline: Search Console got %v, want the new index", puts)
+	}
+	got, _ := os.ReadFile(robots)
+	if string(got) != "User-agent: *\r\nDisallow: /admin\r\n# the end\r\nSitemap: "+genBase+"sitemap.xml\r\n" {
+		t.Errorf("robots.txt: %q", got)
+	}
+	if strings.Contains(r.stdout+r.stderr, "PRIVATE KEY") {
+		t.Error("the output shows the credentials")
+	}
+
+	r = submitRun(0)
+	if urls, hub := n.take(); len(urls) != 0 || len(hub) != 0 || len(g.Puts()) != 1 || !strings.Contains(r.stdout, "no request sent") {
+		t.Errorf("nothing changed: IndexNow %v, hub %v, Search Console %d PUTs:\n%s", urls, hub, len(g.Puts()), r.stdout)
+	}
+
+	edit := exec.Command("sh", filepath.Join(work, "edit.sh"), filepath.Join(work, "site"))
+	if msg, err := edit.CombinedOutput(); err != nil {
+		t.Fatalf("edit.sh: %v\n%s", err, msg)
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "1768464000")
+	r = genRun(t, "", append([]string{"generate", "--submit"}, flags...)...)
+	r.want(t, 0)
+	urls, hub := n.take()
+	slices.Sort(urls)
+	const page = genBase + "blog/post-"
+	if want := []string{page + "02.html", page + "10.html", page + "11.html", page + "12.html"}; !slices.Equal(urls, want) {
+		t.Errorf("IndexNow got %v, want the changed, added and removed %v", urls, want)
+	}
+	if len(hub) != 1 || hub[0] != genBase+"feed.xml" || len(g.Puts()) != 2 {
+		t.Errorf("after the edits: hub %v, Search Console %d PUTs; want the feed, and the index again", hub, len(g.Puts()))
+	}
+	var key string
+	for _, e := range mustReadDir(t, out) {
+		if k, ok := strings.CutSuffix(e, ".txt"); ok && len(k) == 32 {
+			key = k
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, key+".txt")); key == "" || string(b) != key {
+		t.Errorf("no IndexNow key file in %s (%q)", out, key)
+	}
+
+	// IndexNow fails: the URLs stay pending, exit 1, and go out once the
+	// server recovers.
+	n.status = http.StatusForbidden
+	os.WriteFile(filepath.Join(work, "site", "blog", "post-05.html"), []byte("<main>rewritten</main>"), 0o644)
+	t.Setenv("SOURCE_DATE_EPOCH", "1768550400")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	r = submitRun(exitInputErrors)
+	if !strings.Contains(r.stdout, "pending") || !strings.Contains(r.stdout, "key file") {
+		t.Errorf("a 403: the summary does not say what is pending and why:\n%s", r.stdout)
+	}
+	n.take()
+	n.status = http.StatusOK
+	submitRun(0)
+	if urls, _ := n.take(); !slices.Equal(urls, []string{page + "05.html"}) {
+		t.Errorf("after recovery IndexNow got %v, want post 05 once", urls)
+	}
+	submitRun(0)
+	if urls, _ := n.take(); len(urls) != 0 {
+		t.Errorf("a third submit sent %v again", urls)
+	}
+
+	// --dry-run says what it would send and sends nothing.
+	os.WriteFile(filepath.Join(work, "site", "blog", "post-06.html"), []byte("<main>rewritten too</main>"), 0o644)
+	t.Setenv("SOURCE_DATE_EPOCH", "1768636800")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	r = submitRun(0, "--dry-run")
+	if urls, hub := n.take(); len(urls) != 0 || len(hub) != 0 || !strings.Contains(r.stdout, "IndexNow: 1 URL of www.example.com") {
+		t.Errorf("--dry-run sent %v %v, or said:\n%s", urls, hub, r.stdout)
+	}
+	submitRun(0)
+	if urls, _ := n.take(); !slices.Equal(urls, []string{page + "06.html"}) {
+		t.Errorf("the submit after the dry run sent %v, want post 06", urls)
+	}
+}
+
+func mustReadDir(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}

@@ -1,0 +1,297 @@
+package submit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sitemapkit/sitemapkit/publish"
+	"github.com/sitemapkit/sitemapkit/state"
+)
+
+// Options say what Submit announces and where.
+type Options struct {
+	// Dir, Name and PublicURL locate the published set (publish.Options'
+	// fields of the same names, defaults applied); Base is the site.
+	Dir, Name, PublicURL, Base string
+	// Outbox is the state's (state.Store.Outbox): the changes to send and
+	// the notifications pending.
+	Outbox *state.Outbox
+	// Robots is the robots.txt file to keep the set's Sitemap: lines in;
+	// "" for none.
+	Robots string
+	// IndexNow, when set, is told the URLs each run added, changed and
+	// removed. Its Key, when empty, is the one the state keeps (made on
+	// first use); its key file is published in Dir.
+	IndexNow *IndexNow
+	// WebSub and Hubs: each hub is told when the feed (feed.xml in Dir)
+	// changed.
+	WebSub *WebSub
+	Hubs   []string
+	// SearchConsole, when set, is asked to read each index whose bytes
+	// changed since it was last submitted (or is new).
+	SearchConsole *SearchConsole
+	// Pings are URL templates of engines that still take a ping, with
+	// {sitemap} for the escaped URL of the index: called (GET) when an
+	// index changed, like Search Console. Never a default: Google's and
+	// Bing's are gone.
+	Pings  []string
+	Client *http.Client // for pings
+	// Force submits every index to Search Console and the pings, changed
+	// or not.
+	Force bool
+	// DryRun sends nothing and changes nothing: Report.Requests says what
+	// would be sent.
+	DryRun bool
+	// Sent, when set, is called after each attempt, before the outbox
+	// records it: progress for a long run.
+	Sent func(it state.Item, err error)
+}
+
+// A Report says what Submit did.
+type Report struct {
+	Robots   string       // what became of robots.txt ("" when not kept)
+	Sent     []state.Item // accepted
+	Pending  []state.Item // still pending: LastError says why
+	Requests []string     // with DryRun: each request that would be sent
+}
+
+// feedFile is the feed's name in Dir (see package feed).
+const feedFile = "feed.xml"
+
+// Submit keeps robots.txt, queues what the state's published runs
+// changed, and sends every notification pending, marking each done as it
+// is accepted. Requests that fail are left pending (Report.Pending), for
+// the next call.
+func Submit(ctx context.Context, o Options) (*Report, error) {
+	rep := &Report{}
+	files, err := publish.Published(o.Dir, o.Name, o.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	var tops []publish.File
+	for _, f := range files {
+		if f.Index {
+			tops = append(tops, f)
+		}
+	}
+	if len(tops) == 0 && len(files) == 1 {
+		tops = files // a lone sitemap is its own index
+	}
+	if len(tops) == 0 {
+		return nil, fmt.Errorf("no sitemap set %q is published in %s: run generate first", o.Name, o.Dir)
+	}
+	if err := o.keepRobots(tops, rep); err != nil {
+		return nil, err
+	}
+	if o.IndexNow != nil && o.IndexNow.Key == "" {
+		key, err := o.Outbox.Setting(ctx, "indexnow-key")
+		if err != nil {
+			return nil, err
+		}
+		if key == "" {
+			key = NewKey()
+			if !o.DryRun {
+				if err := o.Outbox.SetSetting(ctx, "indexnow-key", key); err != nil {
+					return nil, err
+				}
+			}
+		}
+		o.IndexNow.Key = key
+	}
+	queued, err := o.queue(ctx, tops)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := o.Outbox.Pending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if o.DryRun {
+		for _, it := range append(pending, queued...) {
+			rep.Requests = append(rep.Requests, o.describe(it))
+		}
+		return rep, nil
+	}
+	if o.IndexNow != nil {
+		// Published with the set, every time: a deploy folder built
+		// afresh must not lose it (the file is left alone when it holds
+		// the key already).
+		if _, err := publish.WriteFile(o.Dir, o.IndexNow.Key+".txt", []byte(o.IndexNow.Key)); err != nil {
+			return nil, err
+		}
+	}
+	for _, it := range pending {
+		err := o.send(ctx, it)
+		if o.Sent != nil {
+			o.Sent(it, err)
+		}
+		switch {
+		case err == nil:
+			if err := o.Outbox.Done(ctx, it.ID); err != nil {
+				return rep, err
+			}
+			rep.Sent = append(rep.Sent, it)
+		case ctx.Err() != nil:
+			return rep, ctx.Err()
+		default:
+			it.LastError = err.Error()
+			if err := o.Outbox.Failed(ctx, it.ID, err); err != nil {
+				return rep, err
+			}
+			rep.Pending = append(rep.Pending, it)
+		}
+	}
+	return rep, nil
+}
+
+// keepRobots keeps the Sitemap: lines of robots.txt.
+func (o *Options) keepRobots(tops []publish.File, rep *Report) error {
+	if o.Robots == "" {
+		return nil
+	}
+	var urls []string
+	for _, f := range tops {
+		urls = append(urls, f.URL)
+	}
+	robotsURL, err := url.Parse(o.Base + "robots.txt")
+	if err != nil {
+		return err
+	}
+	ours := SetSitemaps(o.PublicURL, o.Name)
+	if o.DryRun {
+		old, _ := os.ReadFile(o.Robots)
+		if _, changed := Robots(old, robotsURL, urls, ours); changed {
+			rep.Robots = o.Robots + " would be updated"
+		} else {
+			rep.Robots = o.Robots + " lists the set already"
+		}
+		return nil
+	}
+	wrote, err := WriteRobots(o.Robots, robotsURL, urls, ours)
+	switch {
+	case err != nil:
+		return err
+	case wrote:
+		rep.Robots = o.Robots + " updated"
+	default:
+		rep.Robots = o.Robots + " lists the set already"
+	}
+	return nil
+}
+
+// queue writes to the outbox what changed since the last call: the runs'
+// URLs for IndexNow, the changed indexes for Search Console and the pings,
+// the changed feed for WebSub. With DryRun it writes nothing and returns
+// the items.
+func (o *Options) queue(ctx context.Context, tops []publish.File) ([]state.Item, error) {
+	runs, urls, err := o.Outbox.Changes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var items []state.Item
+	if o.IndexNow != nil {
+		for _, r := range runs {
+			for _, b := range Batches(urls[r]) {
+				items = append(items, state.Item{Run: r, Channel: "indexnow", Target: b.Host, URLs: b.URLs})
+			}
+		}
+	}
+	settings := map[string]string{}
+	if o.SearchConsole != nil || len(o.Pings) > 0 {
+		for _, f := range tops {
+			key, now := "submitted "+f.URL, f.Sum+" "+fmt.Sprint(f.Bytes)
+			last, err := o.Outbox.Setting(ctx, key)
+			if err != nil {
+				return nil, err
+			}
+			if last == now && !o.Force {
+				continue
+			}
+			settings[key] = now
+			if o.SearchConsole != nil {
+				items = append(items, state.Item{Channel: "search-console", Target: f.URL})
+			}
+			for _, p := range o.Pings {
+				items = append(items, state.Item{Channel: "ping", Target: strings.ReplaceAll(p, "{sitemap}", url.QueryEscape(f.URL))})
+			}
+		}
+	}
+	if len(o.Hubs) > 0 {
+		if data, err := os.ReadFile(filepath.Join(o.Dir, feedFile)); err == nil {
+			sum := sha256.Sum256(data)
+			now := hex.EncodeToString(sum[:])
+			last, err := o.Outbox.Setting(ctx, "feed")
+			if err != nil {
+				return nil, err
+			}
+			if last != now || o.Force {
+				settings["feed"] = now
+				for _, h := range o.Hubs {
+					items = append(items, state.Item{Channel: "websub", Target: h, URLs: []string{o.PublicURL + feedFile}})
+				}
+			}
+		}
+	}
+	if o.DryRun || (len(items) == 0 && len(runs) == 0) {
+		return items, nil
+	}
+	return nil, o.Outbox.Enqueue(ctx, runs, items, settings)
+}
+
+// send sends one item through its channel.
+func (o *Options) send(ctx context.Context, it state.Item) error {
+	switch it.Channel {
+	case "indexnow":
+		if o.IndexNow == nil {
+			return errors.New("indexnow is off now")
+		}
+		return o.IndexNow.Send(ctx, Batch{Host: it.Target, URLs: it.URLs})
+	case "websub":
+		ws := o.WebSub
+		if ws == nil {
+			ws = &WebSub{}
+		}
+		return ws.Publish(ctx, it.Target, it.URLs[0])
+	case "search-console":
+		if o.SearchConsole == nil {
+			return errors.New("the search console property is no longer configured")
+		}
+		return o.SearchConsole.Submit(ctx, it.Target)
+	case "ping":
+		status, body, err := send(ctx, o.Client, Retry{}, postBody(ctx, http.MethodGet, it.Target, "", nil))
+		if err == nil && status >= 200 && status < 300 {
+			return nil
+		}
+		return answerError("ping", it.Target, status, body, err, nil)
+	}
+	return fmt.Errorf("unknown channel %q", it.Channel)
+}
+
+// describe says what request an item is, without its secrets.
+func (o *Options) describe(it state.Item) string {
+	switch it.Channel {
+	case "indexnow":
+		endpoint := DefaultIndexNow
+		if o.IndexNow != nil && o.IndexNow.Endpoint != "" {
+			endpoint = o.IndexNow.Endpoint
+		}
+		n := fmt.Sprintf("%d URLs", len(it.URLs))
+		if len(it.URLs) == 1 {
+			n = "1 URL"
+		}
+		return fmt.Sprintf("POST %s  IndexNow: %s of %s", endpoint, n, it.Target)
+	case "websub":
+		return fmt.Sprintf("POST %s  hub.mode=publish&hub.url=%s", it.Target, it.URLs[0])
+	case "search-console":
+		return fmt.Sprintf("PUT  Search Console sitemaps.submit %s", it.Target)
+	}
+	return "GET  " + it.Target
+}
