@@ -13,7 +13,6 @@ import (
 	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/source"
-	"github.com/sitemapkit/sitemapkit/submit"
 )
 
 // sourceKeys are the keys of each source type, besides type and the
@@ -35,6 +34,16 @@ var sourceTypes = []string{TypeFiles, TypeDir, TypeSQL, TypeLog, TypeSitemap}
 func (c *Config) Validate() error {
 	v := &validator{origin: c.origin}
 	v.top(c)
+	sortErrors(v.errs)
+	return errors.Join(v.errs...)
+}
+
+// ValidateSubmit is Validate for `sitemapkit submit`, which reads no
+// source: it checks the set's options, the state and [submit].
+func (c *Config) ValidateSubmit() error {
+	v := &validator{origin: c.origin}
+	v.options(c.BuildOptions())
+	v.tracking(c)
 	sortErrors(v.errs)
 	return errors.Join(v.errs...)
 }
@@ -293,9 +302,6 @@ func (v *validator) tracking(c *Config) {
 		if !strings.Contains(p, "{sitemap}") {
 			v.errorf([]string{"submit", "pings"}, "pings #%d %q has no {sitemap} to put the index's URL in", i+1, p)
 		}
-	}
-	if k := sub.IndexNowKey; k != "" && !submit.ValidKey(k) {
-		v.errorf([]string{"submit", "indexnow_key"}, "indexnow_key: an IndexNow key is 8 to 128 letters, digits and dashes")
 	}
 	if _, err := fingerprint.New(fingerprint.Options{Content: c.ContentSelector}); err != nil {
 		v.errorf([]string{"content_selector"}, "%v", err)

@@ -132,7 +132,7 @@ func newSubmitCommand(a *app) *cobra.Command {
 				return &usageError{msg: "submit: needs --base, --out and --state (or a " + config.FileName + " with them)",
 					hint: "sitemapkit submit --base https://www.example.com/ --out public/ --state .sitemapkit/state.db"}
 			}
-			if err := cfg.Detach().Validate(); err != nil {
+			if err := cfg.Detach().ValidateSubmit(); err != nil {
 				return &usageError{msg: "submit: " + flagWords(err, nil), hint: "sitemapkit submit --help"}
 			}
 			return runSubmit(cmd.Context(), a, cfg, sf, quiet)
@@ -182,6 +182,11 @@ func runSubmit(ctx context.Context, a *app, cfg *config.Config, sf *submitFlags,
 		o.Robots = filepath.Join(bo.Dir, "robots.txt")
 	default:
 		o.Robots = sub.Robots
+	}
+	if k := sub.IndexNowKey; k != "" && !submit.ValidKey(k) {
+		// Checked here, not by config, which must not link the state's
+		// SQLite through package submit.
+		return &exitError{code: exitUsage, err: errors.New("indexnow_key (--indexnow-key): an IndexNow key is 8 to 128 letters, digits and dashes")}
 	}
 	if sub.IndexNow != "off" {
 		o.IndexNow = &submit.IndexNow{Endpoint: sub.IndexNowEndpoint, Key: sub.IndexNowKey}

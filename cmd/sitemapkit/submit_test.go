@@ -190,3 +190,35 @@ func mustReadDir(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestSubmitUsage: submit without a state, with a bad key, or before any
+// generate says what to do.
+func TestSubmitUsage(t *testing.T) {
+	work := t.TempDir()
+	r := genRun(t, "", "submit", "--base", genBase, "--out", work)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "needs --base, --out and --state") {
+		t.Errorf("no state: %s", r.stderr)
+	}
+	r = genRun(t, "", "submit", "--base", genBase, "--out", filepath.Join(work, "out"), "--state", filepath.Join(work, "none.db"))
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "run generate --state") {
+		t.Errorf("a state that does not exist: %s", r.stderr)
+	}
+	site := filepath.Join(work, "site")
+	os.MkdirAll(site, 0o755)
+	genWrite(t, site, "index.html", "<main>hi</main>")
+	st := filepath.Join(work, "state.db")
+	out := filepath.Join(work, "out")
+	genRun(t, "", "generate", "--base", genBase, "--out", out, "--dir", site, "--state", st).want(t, 0)
+	r = genRun(t, "", "submit", "--base", genBase, "--out", out, "--state", st, "--indexnow-key", "bad key!")
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "--indexnow-key") {
+		t.Errorf("a bad key: %s", r.stderr)
+	}
+	r = genRun(t, "", "generate", "--base", genBase, "--out", out, "--dir", site, "--submit")
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "--submit needs --state") {
+		t.Errorf("--submit without --state: %s", r.stderr)
+	}
+}

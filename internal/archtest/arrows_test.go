@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"publish":             {"sitemap", "loc", "internal/offheap"},
 	"internal/offheap":    {},
 	"internal/googletest": {},
-	"config":              {"sitemap", "loc", "source", "publish", "fingerprint", "feed", "submit"},
+	"config":              {"sitemap", "loc", "source", "publish", "fingerprint", "feed"},
 	"feed":                {"sitemap"},
 	"submit":              {"internal/robots", "internal/fetch", "publish", "state"},
 	"cmd/sitemapkit":      {"*"},
