@@ -175,8 +175,9 @@ type origin struct {
 // ever a default.
 type Submit struct {
 	// Robots is the robots.txt file to keep a Sitemap: line in for each
-	// index (relative to this file). Default: robots.txt in out; "none"
-	// keeps none.
+	// index (relative to this file). Default: robots.txt in out when out
+	// is served at the site's root (public_url is base); "none" keeps
+	// none.
 	Robots string `toml:"robots"`
 	// IndexNow is "on" (default) or "off": whether the URLs each run
 	// added, changed and removed are posted to IndexNow.

@@ -176,12 +176,16 @@ func runSubmit(ctx context.Context, a *app, cfg *config.Config, sf *submitFlags,
 	}
 	sub := cfg.Submit
 	o := submit.Options{Dir: bo.Dir, Name: bo.Name, PublicURL: public, Base: bo.Base, Outbox: ob, Force: sf.force, DryRun: sf.dryRun}
-	switch sub.Robots {
-	case "none":
-	case "":
+	var robotsNote string
+	switch {
+	case sub.Robots == "none":
+	case sub.Robots != "":
+		o.Robots = sub.Robots
+	case public == bo.Base:
 		o.Robots = filepath.Join(bo.Dir, "robots.txt")
 	default:
-		o.Robots = sub.Robots
+		// robots.txt lives at the site's root, which --out is not.
+		robotsNote = "robots.txt: not kept: --out is served at " + public + ", not at the site's root; give --robots FILE (the robots.txt deployed at " + bo.Base + "robots.txt)."
 	}
 	if k := sub.IndexNowKey; k != "" && !submit.ValidKey(k) {
 		// Checked here, not by config, which must not link the state's
@@ -228,6 +232,9 @@ func runSubmit(ctx context.Context, a *app, cfg *config.Config, sf *submitFlags,
 		return &exitError{code: exitUsage, err: fmt.Errorf("submit: %w", err)}
 	}
 	if !quiet {
+		if robotsNote != "" {
+			fmt.Fprintln(a.stdout, robotsNote)
+		}
 		printSubmit(a, rep, sf.dryRun)
 	}
 	if len(rep.Pending) > 0 {
