@@ -20,7 +20,9 @@ type Item struct {
 	Channel string // "indexnow", "websub", "search-console", "ping"
 	Target  string // the host (indexnow), the hub (websub), the sitemap (search-console, ping)
 	// URLs are what an IndexNow request lists; the feed's URL for WebSub.
+	// Pending leaves them out (see URLs).
 	URLs      []string
+	Count     int // len(URLs), as the outbox recorded it
 	Attempts  int
 	LastError string // why the last attempt failed
 }
@@ -39,46 +41,109 @@ func (s *Store) Outbox(ctx context.Context) (*Outbox, error) {
 	return &Outbox{s: s}, nil
 }
 
-// Changes returns, for every published run whose changes were not queued
-// yet, the URLs it added, changed and removed, in run order: what
-// IndexNow is told. A state's first run records none (its baseline).
-func (o *Outbox) Changes(ctx context.Context) (runs []int64, urls map[int64][]string, err error) {
-	rows, err := o.s.conn.QueryContext(ctx, `SELECT r.id, c.loc FROM runs r LEFT JOIN changes c ON c.run = r.id
-		WHERE r.published = 1 AND r.queued = 0 ORDER BY r.id, c.rowid`)
-	if err != nil {
-		return nil, nil, o.s.fail("changes", err)
-	}
-	defer rows.Close()
-	urls = map[int64][]string{}
-	for rows.Next() {
-		var run int64
-		var loc sql.NullString
-		if err := rows.Scan(&run, &loc); err != nil {
-			return nil, nil, o.s.fail("changes", err)
-		}
-		if len(runs) == 0 || runs[len(runs)-1] != run {
-			runs = append(runs, run)
-		}
-		if loc.Valid {
-			urls[run] = append(urls[run], loc.String)
-		}
-	}
-	return runs, urls, rows.Err()
+// Batching says how Queue turns runs' changes into IndexNow items: at
+// most Max URLs each (0: the runs are only marked queued), one host each
+// (Host names a URL's host; "" drops the URL).
+type Batching struct {
+	Max  int
+	Host func(url string) string
 }
 
-// Enqueue writes items to the outbox, marks runs as queued and keeps
-// settings, in one transaction: a change is queued once.
-func (o *Outbox) Enqueue(ctx context.Context, runs []int64, items []Item, settings map[string]string) error {
+// Queue writes items to the outbox, and, for every published run not
+// queued yet, its added, changed and removed URLs as IndexNow items (see
+// Batching); marks those runs queued; and keeps settings: in one
+// transaction, so that a change is queued once. It reads the changes row
+// by row: memory holds one batch per host. A state's first run records no
+// change (its baseline), so it queues none.
+func (o *Outbox) Queue(ctx context.Context, items []Item, settings map[string]string, b Batching) error {
 	tx, err := o.s.conn.BeginTx(ctx, nil)
 	if err != nil {
 		return o.s.fail("outbox", err)
 	}
 	defer tx.Rollback()
-	for _, it := range items {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox(run, channel, target, urls, queued_at) VALUES(?, ?, ?, ?, ?)`,
-			it.Run, it.Channel, it.Target, strings.Join(it.URLs, "\n"), time.Now().UTC().Format(time.RFC3339)); err != nil {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO outbox(run, channel, target, urls, n, queued_at) VALUES(?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return o.s.fail("outbox", err)
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	add := func(it Item) error {
+		if _, err := ins.ExecContext(ctx, it.Run, it.Channel, it.Target, strings.Join(it.URLs, "\n"), len(it.URLs), now); err != nil {
 			return o.s.fail("outbox", err)
 		}
+		return nil
+	}
+	for _, it := range items {
+		if err := add(it); err != nil {
+			return err
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, c.loc FROM runs r LEFT JOIN changes c ON c.run = r.id
+		WHERE r.published = 1 AND r.queued = 0 ORDER BY r.id, c.rowid`)
+	if err != nil {
+		return o.s.fail("changes", err)
+	}
+	var runs []int64
+	batches := map[string]*Item{}
+	var hosts []string // in order of first appearance
+	flush := func(h string) error {
+		if it := batches[h]; it != nil && len(it.URLs) > 0 {
+			if err := add(*it); err != nil {
+				return err
+			}
+			it.URLs = it.URLs[:0]
+		}
+		return nil
+	}
+	endRun := func() error {
+		for _, h := range hosts {
+			if err := flush(h); err != nil {
+				return err
+			}
+		}
+		clear(batches)
+		hosts = hosts[:0]
+		return nil
+	}
+	for rows.Next() {
+		var run int64
+		var loc sql.NullString
+		if err := rows.Scan(&run, &loc); err != nil {
+			rows.Close()
+			return o.s.fail("changes", err)
+		}
+		if len(runs) == 0 || runs[len(runs)-1] != run {
+			if err := endRun(); err != nil {
+				rows.Close()
+				return err
+			}
+			runs = append(runs, run)
+		}
+		if !loc.Valid || b.Max <= 0 {
+			continue
+		}
+		h := b.Host(loc.String)
+		if h == "" {
+			continue
+		}
+		it := batches[h]
+		if it == nil {
+			it = &Item{Run: run, Channel: "indexnow", Target: h}
+			batches[h] = it
+			hosts = append(hosts, h)
+		}
+		it.URLs = append(it.URLs, loc.String)
+		if len(it.URLs) == b.Max {
+			if err := flush(h); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return o.s.fail("changes", err)
+	}
+	if err := endRun(); err != nil {
+		return err
 	}
 	for _, r := range runs {
 		if _, err := tx.ExecContext(ctx, `UPDATE runs SET queued = 1 WHERE id = ?`, r); err != nil {
@@ -96,9 +161,11 @@ func (o *Outbox) Enqueue(ctx context.Context, runs []int64, items []Item, settin
 	return nil
 }
 
-// Pending returns the items not yet accepted, oldest first.
+// Pending returns the items not yet accepted, oldest first, without
+// their URLs (Count says how many; URLs reads them): a backlog of a
+// million changed URLs is not held in memory at once.
 func (o *Outbox) Pending(ctx context.Context) ([]Item, error) {
-	rows, err := o.s.conn.QueryContext(ctx, `SELECT id, run, channel, target, urls, attempts, last_error FROM outbox WHERE done_at IS NULL ORDER BY id`)
+	rows, err := o.s.conn.QueryContext(ctx, `SELECT id, run, channel, target, n, attempts, last_error FROM outbox WHERE done_at IS NULL ORDER BY id`)
 	if err != nil {
 		return nil, o.s.fail("outbox", err)
 	}
@@ -106,16 +173,24 @@ func (o *Outbox) Pending(ctx context.Context) ([]Item, error) {
 	var items []Item
 	for rows.Next() {
 		var it Item
-		var urls string
-		if err := rows.Scan(&it.ID, &it.Run, &it.Channel, &it.Target, &urls, &it.Attempts, &it.LastError); err != nil {
+		if err := rows.Scan(&it.ID, &it.Run, &it.Channel, &it.Target, &it.Count, &it.Attempts, &it.LastError); err != nil {
 			return nil, o.s.fail("outbox", err)
-		}
-		if urls != "" {
-			it.URLs = strings.Split(urls, "\n")
 		}
 		items = append(items, it)
 	}
 	return items, rows.Err()
+}
+
+// URLs returns the URLs of item id.
+func (o *Outbox) URLs(ctx context.Context, id int64) ([]string, error) {
+	var urls string
+	if err := o.s.conn.QueryRowContext(ctx, `SELECT urls FROM outbox WHERE id = ?`, id).Scan(&urls); err != nil {
+		return nil, o.s.fail("outbox", err)
+	}
+	if urls == "" {
+		return nil, nil
+	}
+	return strings.Split(urls, "\n"), nil
 }
 
 // Done marks an item accepted: it is never sent again.

@@ -14,7 +14,7 @@
 //	files(id, grp, n, name, entries, bytes, sum)
 //	runs(id, at, added, changed, removed, unchanged, failed, published, queued)
 //	changes(run, kind, loc, lastmod)
-//	outbox(id, run, channel, target, urls, queued_at, attempts, last_error, done_at)
+//	outbox(id, run, channel, target, urls, n, queued_at, attempts, last_error, done_at)
 //	settings(k, v)
 //
 // key is a 64-bit hash of the canonical loc (see Key); first_seen and
@@ -99,6 +99,7 @@ var migrations = []string{
 		channel TEXT NOT NULL,
 		target TEXT NOT NULL,
 		urls TEXT NOT NULL,
+		n INTEGER NOT NULL,
 		queued_at TEXT NOT NULL,
 		attempts INTEGER NOT NULL DEFAULT 0,
 		last_error TEXT NOT NULL DEFAULT '',

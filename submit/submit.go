@@ -47,8 +47,10 @@ type Options struct {
 	// Force submits every index to Search Console and the pings, changed
 	// or not.
 	Force bool
-	// DryRun sends nothing and changes nothing: Report.Requests says what
-	// would be sent.
+	// DryRun sends nothing and writes nothing (robots.txt, the key
+	// file): Report.Requests says what would be sent. Give it an Outbox of
+	// a throwaway copy of the state (state.OpenCopy): it is queued into
+	// as a run would.
 	DryRun bool
 	// Sent, when set, is called after each attempt, before the outbox
 	// records it: progress for a long run.
@@ -106,8 +108,9 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		}
 		o.IndexNow.Key = key
 	}
-	queued, err := o.queue(ctx, tops)
-	if err != nil {
+	// A dry run works on a copy of the state (state.OpenCopy): it queues
+	// as a run would, and sends nothing.
+	if err := o.queue(ctx, tops); err != nil {
 		return nil, err
 	}
 	pending, err := o.Outbox.Pending(ctx)
@@ -115,7 +118,7 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	if o.DryRun {
-		for _, it := range append(pending, queued...) {
+		for _, it := range pending {
 			rep.Requests = append(rep.Requests, o.describe(it))
 		}
 		return rep, nil
@@ -129,10 +132,14 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	for _, it := range pending {
+		if it.URLs, err = o.Outbox.URLs(ctx, it.ID); err != nil {
+			return rep, err
+		}
 		err := o.send(ctx, it)
 		if o.Sent != nil {
 			o.Sent(it, err)
 		}
+		it.URLs = nil // not kept: a backlog may be millions
 		switch {
 		case err == nil:
 			if err := o.Outbox.Done(ctx, it.ID); err != nil {
@@ -189,28 +196,16 @@ func (o *Options) keepRobots(tops []publish.File, rep *Report) error {
 
 // queue writes to the outbox what changed since the last call: the runs'
 // URLs for IndexNow, the changed indexes for Search Console and the pings,
-// the changed feed for WebSub. With DryRun it writes nothing and returns
-// the items.
-func (o *Options) queue(ctx context.Context, tops []publish.File) ([]state.Item, error) {
-	runs, urls, err := o.Outbox.Changes(ctx)
-	if err != nil {
-		return nil, err
-	}
+// the changed feed for WebSub.
+func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 	var items []state.Item
-	if o.IndexNow != nil {
-		for _, r := range runs {
-			for _, b := range Batches(urls[r]) {
-				items = append(items, state.Item{Run: r, Channel: "indexnow", Target: b.Host, URLs: b.URLs})
-			}
-		}
-	}
 	settings := map[string]string{}
 	if o.SearchConsole != nil || len(o.Pings) > 0 {
 		for _, f := range tops {
 			key, now := "submitted "+f.URL, f.Sum+" "+fmt.Sprint(f.Bytes)
 			last, err := o.Outbox.Setting(ctx, key)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if last == now && !o.Force {
 				continue
@@ -230,7 +225,7 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) ([]state.Item,
 			now := hex.EncodeToString(sum[:])
 			last, err := o.Outbox.Setting(ctx, "feed")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if last != now || o.Force {
 				settings["feed"] = now
@@ -240,10 +235,17 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) ([]state.Item,
 			}
 		}
 	}
-	if o.DryRun || (len(items) == 0 && len(runs) == 0) {
-		return items, nil
+	var b state.Batching
+	if o.IndexNow != nil {
+		b = state.Batching{Max: MaxIndexNowURLs, Host: func(u string) string {
+			p, err := url.Parse(u)
+			if err != nil {
+				return ""
+			}
+			return p.Host
+		}}
 	}
-	return nil, o.Outbox.Enqueue(ctx, runs, items, settings)
+	return o.Outbox.Queue(ctx, items, settings, b)
 }
 
 // send sends one item through its channel.
@@ -283,13 +285,13 @@ func (o *Options) describe(it state.Item) string {
 		if o.IndexNow != nil && o.IndexNow.Endpoint != "" {
 			endpoint = o.IndexNow.Endpoint
 		}
-		n := fmt.Sprintf("%d URLs", len(it.URLs))
-		if len(it.URLs) == 1 {
+		n := fmt.Sprintf("%d URLs", it.Count)
+		if it.Count == 1 {
 			n = "1 URL"
 		}
 		return fmt.Sprintf("POST %s  IndexNow: %s of %s", endpoint, n, it.Target)
 	case "websub":
-		return fmt.Sprintf("POST %s  hub.mode=publish&hub.url=%s", it.Target, it.URLs[0])
+		return fmt.Sprintf("POST %s  hub.mode=publish&hub.url=%s", it.Target, o.PublicURL+feedFile)
 	case "search-console":
 		return fmt.Sprintf("PUT  Search Console sitemaps.submit %s", it.Target)
 	}

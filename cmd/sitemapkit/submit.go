@@ -279,7 +279,7 @@ func printSubmit(a *app, rep *submit.Report, dryRun bool) {
 				order = append(order, it.Channel)
 			}
 			c := byChannel[it.Channel]
-			c[k] += max(len(it.URLs), 1)
+			c[k] += max(it.Count, 1)
 			byChannel[it.Channel] = c
 		}
 	}
