@@ -466,7 +466,10 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	d.c.mu.Lock()
 	h := d.c.hash(u.Loc)
 	newInFile := d.local.add(h)
-	newInSet := newInFile && d.c.urls.add(h)
+	// A feed (RSS, Atom) beside the sitemaps lists their latest URLs
+	// again, as Google asks: the set's duplicates are its sitemaps'.
+	feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom
+	newInSet := newInFile && (feed || d.c.urls.add(h))
 	for _, a := range u.Alternates {
 		d.c.links = append(d.c.links, link{from: h, to: d.c.hash(a.Href), file: d.fileID, line: uint32(pos.Line)})
 	}
