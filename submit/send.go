@@ -73,8 +73,9 @@ const Timeout = 30 * time.Second
 
 var defaultClient = &http.Client{Timeout: Timeout}
 
-// userAgent names sitemapkit to the servers it notifies.
-var userAgent = fetch.UserAgent("dev")
+// UserAgent names sitemapkit to the servers it notifies; a command sets
+// it with its version.
+var UserAgent = fetch.UserAgent("")
 
 // maxAnswer is the most of an answer's body read for its message.
 const maxAnswer = 4 << 10
@@ -173,7 +174,7 @@ func postBody(ctx context.Context, method, target, contentType string, body []by
 		if contentType != "" {
 			req.Header.Set("Content-Type", contentType)
 		}
-		req.Header.Set("User-Agent", userAgent)
+		req.Header.Set("User-Agent", UserAgent)
 		return req, nil
 	}
 }

@@ -11,9 +11,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/submit"
 )
 
 // Exit codes, documented in the README and in each command's help.
@@ -69,7 +73,25 @@ func newRootCommand(a *app) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{msg: err.Error(), hint: c.CommandPath() + " --help"}
 	})
+	// With no command: the help, as a usage error (exit 2), like any
+	// other command line that does nothing.
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		cmd.Help()
+		return &exitError{code: exitUsage}
+	}
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			hint := "sitemapkit --help"
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				hint = "sitemapkit " + s[0]
+			}
+			return &usageError{msg: fmt.Sprintf("unknown command %q", args[0]), hint: hint}
+		}
+		return nil
+	}
+	root.SetVersionTemplate("sitemapkit {{.Version}}\n")
 	root.AddCommand(
+		newVersionCommand(a),
 		newGenerateCommand(a),
 		newSubmitCommand(a),
 		newValidateCommand(a), newReadCommand(a),
@@ -82,6 +104,7 @@ func newRootCommand(a *app) *cobra.Command {
 // whole program, testable in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{stdout: stdout, stderr: stderr, stdin: stdin}
+	submit.UserAgent = discover.UserAgent(version())
 	root := newRootCommand(a)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -117,8 +140,49 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 }
 
+// version is the command's version, from the module's build information:
+// the tag (v1.2.3) when installed with `go install …@v1.2.3`; otherwise
+// "devel" with the VCS revision the binary was built from, and "+dirty"
+// when the work tree had changes.
 func version() string {
-	return "dev"
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	return versionOf(info)
+}
+
+func versionOf(info *debug.BuildInfo) string {
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	return "devel-" + rev[:min(12, len(rev))] + dirty
+}
+
+func newVersionCommand(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print sitemapkit's version (the one its User-Agent names)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(a.stdout, "sitemapkit %s\n", version())
+			return nil
+		},
+	}
 }
 
 func main() {

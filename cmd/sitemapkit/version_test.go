@@ -1,0 +1,46 @@
+package main
+
+import (
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func TestVersionOf(t *testing.T) {
+	for _, c := range []struct {
+		info debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "v1.4.2"}}, "v1.4.2"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, "devel-0123456789ab+dirty"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}}, "devel-abc"},
+		{debug.BuildInfo{}, "devel"},
+	} {
+		if got := versionOf(&c.info); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.info.Main, got, c.want)
+		}
+	}
+}
+
+// TestRootCommand: the version, the help without a command (a usage
+// error), and an unknown command with the nearest one to try.
+func TestRootCommand(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		r := genRun(t, "", args...)
+		r.want(t, 0)
+		if r.stdout != "sitemapkit "+version()+"\n" {
+			t.Errorf("%v: %q", args, r.stdout)
+		}
+	}
+	r := genRun(t, "")
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stdout, "Available Commands:") || !strings.Contains(r.stdout, "submit") {
+		t.Errorf("no command: no help on stdout:\n%s", r.stdout)
+	}
+	r = genRun(t, "", "validat", "x.xml")
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, `unknown command "validat"`) || !strings.Contains(r.stderr, "Try: sitemapkit validate") {
+		t.Errorf("unknown command: %s", r.stderr)
+	}
+}
