@@ -442,6 +442,7 @@ func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
 	}
 	e := sitemap.IndexEntry{Loc: u.Loc, LastMod: u.LastMod}
 	e.Check(d.violation)
+	d.checkFuture(u.LastMod)
 	d.checkLoc(u.Loc, d.c.CrossSubmission)
 	d.res.Children = append(d.res.Children, u.Loc)
 	d.c.mu.Lock()
@@ -462,6 +463,7 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	}
 	u.Check(d.violation)
 	d.checkLoc(u.Loc, false)
+	d.checkFuture(u.LastMod)
 
 	d.c.mu.Lock()
 	h := d.c.hash(u.Loc)
@@ -514,6 +516,24 @@ func (d *docCheck) checkNews(n *sitemap.News) {
 	if age := d.now.Sub(t); age > newsMaxAge {
 		d.add(NewsTooOld, d.fieldPos("news:publication_date", 0),
 			fmt.Sprintf("article published %s is more than two days old; Google News wants only the last two days' articles", n.PublicationDate))
+	}
+}
+
+// futureSlack is how far past the check's time a lastmod may be: a day,
+// for a date written in a time zone ahead of the checker's.
+const futureSlack = 24 * time.Hour
+
+// checkFuture reports a lastmod later than the check's time (Checker.Now).
+func (d *docCheck) checkFuture(lastmod string) {
+	if lastmod == "" {
+		return
+	}
+	t, err := sitemap.ParseDate(lastmod)
+	if err != nil {
+		return // reported by the value checks
+	}
+	if t.Sub(d.now) > futureSlack {
+		d.add(FutureLastmod, d.fieldPos("lastmod", 0), fmt.Sprintf("lastmod %s is in the future (the check ran at %s)", lastmod, d.now.UTC().Format(time.RFC3339)))
 	}
 }
 

@@ -60,6 +60,8 @@ var (
 		"Not a W3C datetime\nlastmod and the extensions' dates must be YYYY-MM-DD or a full date and time with a timezone, e.g. 2024-05-01T10:00:00+02:00. An empty <lastmod/> is invalid too (the schema refuses it): leave the element out when the date is unknown.")
 	TimeWithoutZone = newRule(sitemap.RuleTimeWithoutZone, Error, "Invalid date",
 		"Time without a timezone\nW3C datetime requires a timezone whenever a time is given; Google reports \"Invalid date\". The schema (xsd:dateTime) wrongly accepts it.")
+	FutureLastmod = newRule("lastmod-in-future", Warning, "",
+		"lastmod in the future\nA lastmod more than a day after the check's time (a day covers every time zone) is a date no page can have yet: a clock or a template is wrong, and Google stops trusting the site's lastmods when they are not accurate.")
 	InvalidChangefreq = newRule(sitemap.RuleInvalidChangefreq, Error, "Invalid tag value",
 		"changefreq not one of the seven values\nalways, hourly, daily, weekly, monthly, yearly or never, lower-case.")
 	InvalidPriority = newRule(sitemap.RuleInvalidPriority, Error, "Invalid tag value",
@@ -131,7 +133,7 @@ var allRules = []*Rule{
 	LeadingWhitespace, IncorrectNamespace, InvalidCharacter, UnknownTag, ElementOrder, MissingTag,
 	EmptySitemap, TooManyURLs,
 	InvalidURL, RelativeURL, URLNotAllowed, OutsideDirectory, URLTooLong, SessionID,
-	InvalidDate, TimeWithoutZone, InvalidChangefreq, InvalidPriority, DuplicateURL,
+	InvalidDate, TimeWithoutZone, FutureLastmod, InvalidChangefreq, InvalidPriority, DuplicateURL,
 	ChangefreqIgnored, PriorityIgnored,
 	NestedIndex, TooManySitemaps, TooManyIndexFiles,
 	TooManyImages, InvalidImage, InvalidVideo, InvalidNews, TooManyNews, NewsTooOld, DeprecatedTag,
