@@ -592,6 +592,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			notes = append(notes, fmt.Sprintf("Group %q: no URL, so no file of its own.", g.Name))
 		}
 	}
+	notes = append(notes, formatNotes(bopts, res)...)
 	if tr != nil {
 		killAt("swapped")
 		if err := tr.run.MarkPublished(ctx); err != nil {
@@ -707,3 +708,16 @@ func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string
 
 // errDryRun stops a --dry-run's Publish before the swap.
 var errDryRun = errors.New("dry run")
+
+// formatNotes says what the set's format and layout did with the options
+// that a user could think ignored.
+func formatNotes(o publish.Options, res *publish.Result) []string {
+	var notes []string
+	if o.Format == sitemap.FormatText {
+		notes = append(notes, "Text sitemaps hold URLs only: the inputs' lastmod, changefreq, priority, images, videos, news and alternates are not written (--format xml keeps them).")
+	}
+	if o.Gzip && len(res.Files) == 1 && !res.Files[0].Index && res.Files[0].GzipBytes == 0 {
+		notes = append(notes, "Not gzipped: the set fits in one file, "+res.Files[0].Name+", the file to submit, whose name must not change with the set's size; --gzip applies to the files of an index.")
+	}
+	return notes
+}

@@ -44,3 +44,25 @@ func TestRootCommand(t *testing.T) {
 		t.Errorf("unknown command: %s", r.stderr)
 	}
 }
+
+// TestFormatNotes: --format txt says what it leaves out; --gzip on a set
+// of one file says why that file is plain.
+func TestFormatNotes(t *testing.T) {
+	dir := t.TempDir()
+	in := genWrite(t, dir, "u.csv", "loc,lastmod\n"+genBase+"a,2024-01-01\n")
+	r := genRun(t, "", "generate", "--base", genBase, "--out", dir+"/txt", "--format", "txt", in)
+	r.want(t, 0)
+	if !strings.Contains(r.stdout, "Text sitemaps hold URLs only") {
+		t.Errorf("--format txt:\n%s", r.stdout)
+	}
+	r = genRun(t, "", "generate", "--base", genBase, "--out", dir+"/gz", "--gzip", in)
+	r.want(t, 0)
+	if !strings.Contains(r.stdout, "Not gzipped: the set fits in one file, sitemap.xml") {
+		t.Errorf("--gzip with one file:\n%s", r.stdout)
+	}
+	r = genRun(t, "", "generate", "--base", genBase, "--out", dir+"/gz2", "--gzip", "--index", "always", in)
+	r.want(t, 0)
+	if strings.Contains(r.stdout, "Not gzipped") {
+		t.Errorf("--gzip with an index:\n%s", r.stdout)
+	}
+}
