@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sitemapkit/sitemapkit/fingerprint"
+	"github.com/sitemapkit/sitemapkit/internal/nearest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -208,7 +209,11 @@ func (c *csvSource) readHeader() error {
 		case name == "":
 			return bad(i, "column %d has no name", i+1)
 		default:
-			return bad(i, "unknown column %q (want loc, lastmod, changefreq, priority, image, alternate:<hreflang>, content_hash, etag or sitemap)", name)
+			hint := ""
+			if s := nearest.Word(name, csvColumns); s != "" {
+				hint = fmt.Sprintf(": did you mean %q?", s)
+			}
+			return bad(i, "unknown column %q%s (want loc, lastmod, changefreq, priority, image, alternate:<hreflang>, content_hash, etag or sitemap)", name, hint)
 		}
 		if col.kind == colLoc {
 			hasLoc = true
@@ -226,6 +231,9 @@ func (c *csvSource) readHeader() error {
 	}
 	return nil
 }
+
+// csvColumns are the names of the columns, for a misspelt one's hint.
+var csvColumns = []string{"loc", "lastmod", "changefreq", "priority", "image", "content_hash", "etag", "sitemap"}
 
 // fieldColumn maps a column name that CSV headers and SQL result columns
 // share (case-insensitive): loc, lastmod, changefreq, priority, image,
