@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"slices"
@@ -77,6 +78,10 @@ func stdinCheck(stdin io.Reader) func() error {
 func exists(p string, dir bool) error {
 	st, err := os.Stat(p)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such file or folder", p)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied", p)
 	case err != nil:
 		return err
 	case dir && !st.IsDir():

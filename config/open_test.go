@@ -300,13 +300,13 @@ paths = ["-"]
 	}
 	want := []string{
 		"ok urls.txt",
-		"sitemapkit.toml:3:1: stat missing.txt: no such file or directory",
+		"sitemapkit.toml:3:1: missing.txt: no such file or folder",
 		"sitemapkit.toml:3:1: folder.txt is a folder, not an input file",
 		`sitemapkit.toml:3:1: "-" (the standard input): nothing to read (Config.Stdin is nil)`,
 		"sitemapkit.toml:6:1: urls.txt is a file, not a folder",
 		"ok public",
 		"sitemapkit.toml:12:1: the environment variable $SITEMAPKIT_TEST_DSN, which should hold the database's DSN, is not set",
-		"sitemapkit.toml:17:1: stat gone.db: no such file or directory",
+		"sitemapkit.toml:17:1: gone.db: no such file or folder",
 		"sitemapkit.toml:22:1: stat old/sitemap.xml: no such file or directory",
 		`sitemapkit.toml:25:1: "-" (the standard input): nothing to read (Config.Stdin is nil)`,
 	}

@@ -238,7 +238,7 @@ func New(opts Options) (*Builder, error) {
 	}
 	created := missingTop(opts.Dir)
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("publish: %w", err)
+		return nil, dirError(opts.Dir, err)
 	}
 	unlock, err := lockDir(opts.Dir)
 	if err != nil {
@@ -581,6 +581,23 @@ func (b *Builder) unmake() {
 			return
 		}
 	}
+}
+
+// dirError words a failure to make Dir plainly: the raw error of mkdir
+// names a system call, not the mistake.
+func dirError(dir string, err error) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if st, serr := os.Stat(d); serr == nil && !st.IsDir() {
+			return fmt.Errorf("publish: %s is a file, not a folder: the sitemaps cannot be written into it", d)
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("publish: %s cannot be created or written: permission denied", dir)
+	}
+	return fmt.Errorf("publish: %w", err)
 }
 
 // missingTop returns the topmost folder of dir's path that does not exist,

@@ -545,7 +545,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 
 	if cfg.Strict && rep.total > 0 {
 		b.Abort()
-		rep.print(a.stderr)
+		rep.printAs(a.stderr, "--strict: nothing was published")
 		return &exitError{code: exitInputErrors,
 			err: fmt.Errorf("--strict: %s refused; nothing was published", countOf(rep.total, "line"))}
 	}
@@ -574,7 +574,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		return nil
 	}
 	if err != nil {
-		rep.print(a.stderr)
+		rep.printAs(a.stderr, "nothing was published")
 		switch {
 		case errors.Is(err, context.Canceled):
 			return err

@@ -45,12 +45,17 @@ func (r *refusals) add(rule, example string) {
 	}
 }
 
-// print writes the refusals grouped by rule, most frequent first.
-func (r *refusals) print(w io.Writer) {
+// print writes the refusals grouped by rule, most frequent first, for a
+// set published without them.
+func (r *refusals) print(w io.Writer) { r.printAs(w, "left out of the set") }
+
+// printAs is print, saying what became of the lines: "left out of the
+// set", or, when nothing was published, not that.
+func (r *refusals) printAs(w io.Writer, what string) {
 	if r.total == 0 {
 		return
 	}
-	fmt.Fprintf(w, "Refused: %s (left out of the set)\n", countOf(r.total, "line"))
+	fmt.Fprintf(w, "Refused: %s (%s)\n", countOf(r.total, "line"), what)
 	rules := slices.Clone(r.order)
 	slices.SortStableFunc(rules, func(a, b string) int { return r.count[b] - r.count[a] })
 	for _, rule := range rules {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -64,5 +65,33 @@ func TestFormatNotes(t *testing.T) {
 	r.want(t, 0)
 	if strings.Contains(r.stdout, "Not gzipped") {
 		t.Errorf("--gzip with an index:\n%s", r.stdout)
+	}
+}
+
+// TestPlainErrors: an --out that is a file, a missing input, and --strict
+// with a refused line are worded as what went wrong, and --strict makes no
+// folder and does not say the line was left out of a set it did not
+// publish.
+func TestPlainErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := genWrite(t, dir, "u.txt", genBase+"a\nhttps://other.example/b\n")
+	afile := genWrite(t, dir, "afile", "x")
+	r := genRun(t, "", "generate", "--base", genBase, "--out", afile, in)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, afile+" is a file, not a folder") || strings.Contains(r.stderr, "mkdir") {
+		t.Errorf("--out a file: %s", r.stderr)
+	}
+	r = genRun(t, "", "generate", "--base", genBase, "--out", dir+"/out", dir+"/missing.txt")
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "missing.txt: no such file or folder") || strings.Contains(r.stderr, "stat ") {
+		t.Errorf("a missing input: %s", r.stderr)
+	}
+	r = genRun(t, "", "generate", "--base", genBase, "--out", dir+"/strict", "--strict", in)
+	r.want(t, exitInputErrors)
+	if strings.Contains(r.stderr, "left out of the set") || !strings.Contains(r.stderr, "nothing was published") {
+		t.Errorf("--strict: %s", r.stderr)
+	}
+	if _, err := os.Stat(dir + "/strict"); err == nil {
+		t.Error("--strict with a refused line made --out")
 	}
 }
