@@ -103,6 +103,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/loc"
@@ -144,6 +145,7 @@ type Result struct {
 	Files      []File         // every file of the published set, index files first
 	Indexes    []string       // public URLs of the files to submit (index files, or the single sitemap)
 	Warnings   []string       // problems that did not stop the publication (a stale file not removed)
+	Dropped    map[string]int // fields left out of URLs that were kept, by rule ID (see FieldsDropped)
 	Removed    []string       // files of the previous set whose place this one no longer has (not those it rewrote)
 	Moves      []Move         // with Options.Stable: files merged into others
 	Elapsed    time.Duration  // from New to the end of Publish
@@ -261,7 +263,7 @@ func New(opts Options) (*Builder, error) {
 		scope:     scope,
 		start:     start,
 		unlock:    unlock,
-		res:       Result{Refused: map[string]int{}},
+		res:       Result{Refused: map[string]int{}, Dropped: map[string]int{}},
 	}
 	if !opts.NoDedupe {
 		b.seen = newSeenSet()
@@ -342,24 +344,82 @@ func (b *Builder) Place(ctx context.Context, u *sitemap.URL, file int) (int, err
 		return 0, b.refuse(err, "")
 	}
 	n := 0
-	if b.stable != nil {
-		n, err = b.placeStable(v, file)
-	} else if err = b.write(ctx, v); err == nil {
-		n = b.cur.gn
+	var dropped []*sitemap.Violation
+	for {
+		if b.stable != nil {
+			n, err = b.placeStable(v, file)
+		} else if err = b.write(ctx, v); err == nil {
+			n = b.cur.gn
+		}
+		// A bad optional field (lastmod, changefreq, priority) is left
+		// out, and the URL kept: Google ignores two of them, and a page
+		// is worth more than its date.
+		viol, ok := errors.AsType[*sitemap.Violation](err)
+		if !ok || b.err != nil || !dropField(v, viol.Field) {
+			break
+		}
+		dropped = append(dropped, viol)
 	}
 	*v = sitemap.URL{}
 	if err != nil {
+		if _, ok := errors.AsType[*sitemap.Violation](err); ok && b.err == nil {
+			return 0, b.refuse(err, "")
+		}
 		return 0, err
 	}
 	if b.seen != nil {
 		b.seen.add(h)
 	}
 	b.res.URLs++
+	if dropped != nil {
+		for _, d := range dropped {
+			b.res.Dropped[d.Rule]++
+		}
+		return n, &FieldsDropped{Loc: u.Loc, Violations: dropped}
+	}
 	return n, nil
 }
 
+// dropField clears field of v if it is one a URL is kept without, and
+// reports whether it did.
+func dropField(v *sitemap.URL, field string) bool {
+	switch {
+	case field == "lastmod" && v.LastMod != "":
+		v.LastMod = ""
+	case field == "changefreq" && v.ChangeFreq != "":
+		v.ChangeFreq = ""
+	case field == "priority" && v.Priority != "":
+		v.Priority = ""
+	default:
+		return false
+	}
+	return true
+}
+
+// FieldsDropped is what Add and Place return for a URL they added without
+// fields the protocol refuses the values of (a lastmod that is not a date,
+// a changefreq of "Daily", a priority of 1.5): a warning, not a refusal.
+// A caller that must publish nothing short of perfect (--strict) treats it
+// as a refusal.
+type FieldsDropped struct {
+	Loc        string
+	Violations []*sitemap.Violation // one per field left out
+}
+
+func (e *FieldsDropped) Error() string {
+	var b strings.Builder
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.Error())
+	}
+	return b.String() + ": left out, the URL kept"
+}
+
 // AddAll adds every URL of seq, calling onError for each error the
-// sequence yields and each URL refused (a *sitemap.Violation); onError
+// sequence yields, each URL refused (a *sitemap.Violation) and each added
+// without a field (a *FieldsDropped); onError
 // returns nil to go on or an error to stop, and AddAll then returns it. A
 // nil onError goes on after refusals and stops at the first error of seq.
 // Fatal errors (see Add) stop AddAll at once.
@@ -367,6 +427,9 @@ func (b *Builder) AddAll(ctx context.Context, seq iter.Seq2[sitemap.URL, error],
 	if onError == nil {
 		onError = func(err error) error {
 			if _, ok := errors.AsType[*sitemap.Violation](err); ok {
+				return nil
+			}
+			if _, ok := errors.AsType[*FieldsDropped](err); ok {
 				return nil
 			}
 			return err
@@ -444,6 +507,9 @@ func (b *Builder) write(ctx context.Context, v *sitemap.URL) error {
 		return &sitemap.Violation{Rule: sitemap.RuleFileTooLarge, Field: "url", Value: v.Loc,
 			Msg: "this entry alone is larger than a sitemap may be (MaxBytes " + strconv.FormatInt(b.opts.MaxBytes, 10) + ")"}
 	default:
+		if _, ok := errors.AsType[*sitemap.Violation](err); ok {
+			return err // counted by Place, once it is final
+		}
 		return b.refuse(err, "")
 	}
 	c := b.cur

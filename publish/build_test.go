@@ -515,21 +515,30 @@ func TestRefusalsAndDuplicates(t *testing.T) {
 		{sitemap.URL{Loc: "https://other.example.com/"}, sitemap.RuleURLNotAllowed},
 		{sitemap.URL{Loc: "http://www.example.com/"}, sitemap.RuleURLNotAllowed},
 		{sitemap.URL{Loc: base + strings.Repeat("x", 2100)}, sitemap.RuleURLTooLong},
-		{sitemap.URL{Loc: base + "b", LastMod: "2024-05-01T10:00:00"}, sitemap.RuleTimeWithoutZone},
-		{sitemap.URL{Loc: base + "b", LastMod: "yesterday"}, sitemap.RuleInvalidDate},
-		{sitemap.URL{Loc: base + "b", Priority: "2"}, sitemap.RuleInvalidPriority},
-		{sitemap.URL{Loc: base + "b", ChangeFreq: "sometimes"}, sitemap.RuleInvalidChangefreq},
+		// A bad optional field is left out, the URL kept.
+		{sitemap.URL{Loc: base + "d1", LastMod: "2024-05-01T10:00:00"}, "dropped " + sitemap.RuleTimeWithoutZone},
+		{sitemap.URL{Loc: base + "d2", LastMod: "yesterday"}, "dropped " + sitemap.RuleInvalidDate},
+		{sitemap.URL{Loc: base + "d3", Priority: "2"}, "dropped " + sitemap.RuleInvalidPriority},
+		{sitemap.URL{Loc: base + "d4", ChangeFreq: "sometimes", Priority: "0.5"}, "dropped " + sitemap.RuleInvalidChangefreq},
 		{sitemap.URL{Loc: base + "b", Images: []sitemap.Image{{Loc: "img.png"}}}, sitemap.RuleRelativeURL},
 		// Refused before: not a duplicate now.
 		{sitemap.URL{Loc: base + "b", LastMod: "2024-05-01T10:00:00Z", Images: []sitemap.Image{{Loc: "https://cdn.example.net/ü.png"}}}, ""},
 		{sitemap.URL{Loc: base + "b"}, "dup"},
 		{sitemap.URL{Loc: base + "c", Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "https://www.example.de/c"}}}, ""},
 	}
-	wantRefused := map[string]int{}
+	wantRefused, wantDropped := map[string]int{}, map[string]int{}
 	wantDup := 0
 	for _, tc := range cases {
 		u := tc.u
 		err := b.Add(ctx, &u)
+		if rule, ok := strings.CutPrefix(tc.rule, "dropped "); ok {
+			wantDropped[rule]++
+			fd, ok := errors.AsType[*FieldsDropped](err)
+			if !ok || len(fd.Violations) != 1 || fd.Violations[0].Rule != rule {
+				t.Errorf("Add(%s) = %v, want the URL kept without its %s field", tc.u.Loc, err, rule)
+			}
+			continue
+		}
 		switch tc.rule {
 		case "", "dup":
 			if err != nil {
@@ -554,16 +563,19 @@ func TestRefusalsAndDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	xsdtest.Check(t, dir)
-	if res.Duplicates != wantDup || !maps.Equal(res.Refused, wantRefused) || res.URLs != 4 {
-		t.Errorf("URLs %d, Duplicates %d, Refused %v; want 4, %d, %v", res.URLs, res.Duplicates, res.Refused, wantDup, wantRefused)
+	if res.Duplicates != wantDup || !maps.Equal(res.Refused, wantRefused) || !maps.Equal(res.Dropped, wantDropped) || res.URLs != 8 {
+		t.Errorf("URLs %d, Duplicates %d, Refused %v, Dropped %v; want 8, %d, %v, %v", res.URLs, res.Duplicates, res.Refused, res.Dropped, wantDup, wantRefused, wantDropped)
 	}
 	got, _ := readDoc(t, dir, "sitemap.xml")
-	want := []string{base + "a", base + "%C3%BCmlat.html&q=name", base + "b", base + "c"}
+	want := []string{base + "a", base + "%C3%BCmlat.html&q=name", base + "d1", base + "d2", base + "d3", base + "d4", base + "b", base + "c"}
 	if !slices.Equal(locs(got), want) {
 		t.Errorf("wrote %q, want %q", locs(got), want)
 	}
-	if len(got) == 4 && (len(got[2].Images) != 1 || got[2].Images[0].Loc != "https://cdn.example.net/%C3%BC.png") {
-		t.Errorf("image not normalised: %+v", got[2].Images)
+	if len(got) == 8 && (got[2].LastMod != "" || got[4].Priority != "" || got[5].ChangeFreq != "" || got[5].Priority != "0.5") {
+		t.Errorf("the bad fields were not the only ones left out: %+v", got[2:6])
+	}
+	if len(got) == 8 && (len(got[6].Images) != 1 || got[6].Images[0].Loc != "https://cdn.example.net/%C3%BC.png") {
+		t.Errorf("image not normalised: %+v", got[6].Images)
 	}
 }
 

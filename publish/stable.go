@@ -192,6 +192,9 @@ func (b *Builder) placeStable(v *sitemap.URL, want int) (int, error) {
 			if s.w.Count() == 0 {
 				b.dropSlot(s)
 			}
+			if _, ok := errors.AsType[*sitemap.Violation](err); ok {
+				return 0, err // counted by Place, once it is final
+			}
 			return 0, b.refuse(err, "")
 		}
 		if v.News != nil {

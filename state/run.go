@@ -44,7 +44,8 @@ type Counts struct {
 // A Placer puts u in the set, in file number file of the current group
 // (0: a URL the state has not seen there), and returns the number of the
 // file that took it, or 0 if u was not added (refused or a duplicate):
-// publish.Builder.Place.
+// publish.Builder.Place. An error with a number is a warning about a URL
+// added (publish.FieldsDropped): the URL is recorded, and Add returns it.
 type Placer func(u *sitemap.URL, file int) (int, error)
 
 // A Run is one build of the set against the state, begun by Begin: it
@@ -274,9 +275,9 @@ func (r *Run) Add(u *sitemap.URL, fp uint64, fromContent bool, group string, pla
 		}
 		u.LastMod = lm.String()
 	}
-	n, err := place(u, 0)
-	if err != nil || n == 0 {
-		return err
+	n, perr := place(u, 0)
+	if n == 0 {
+		return perr // refused, or a duplicate: not recorded
 	}
 	r.fresh.add(key)
 	id, err := r.fileID(group, n)
@@ -287,9 +288,11 @@ func (r *Run) Add(u *sitemap.URL, fp uint64, fromContent bool, group string, pla
 	r.seq++
 	r.n.Added++
 	if len(r.batch) == freshBatch*freshCols {
-		return r.flush()
+		if err := r.flush(); err != nil {
+			return err
+		}
 	}
-	return nil
+	return perr // added, perhaps with a warning (publish.FieldsDropped)
 }
 
 // freshBatch new URLs are inserted by one statement: the cost of a
@@ -340,9 +343,9 @@ func (r *Run) again(p *rec, u *sitemap.URL, fp uint64, fromContent bool, group s
 		}
 		u.LastMod = lm.String()
 	}
-	n, err := place(u, r.number(p.file, group))
-	if err != nil || n == 0 {
-		return err
+	n, perr := place(u, r.number(p.file, group))
+	if n == 0 {
+		return perr
 	}
 	id, err := r.fileID(group, n)
 	if err != nil {
@@ -362,7 +365,7 @@ func (r *Run) again(p *rec, u *sitemap.URL, fp uint64, fromContent bool, group s
 	} else {
 		r.n.Unchanged++
 	}
-	return nil
+	return perr
 }
 
 // Keep adds u, a URL whose read failed this run, with its previous entry

@@ -543,11 +543,12 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	prog.stop()
 	killAt("read")
 
-	if cfg.Strict && rep.total > 0 {
+	if cfg.Strict && rep.total+rep.dropped.total > 0 {
 		b.Abort()
 		rep.printAs(a.stderr, "--strict: nothing was published")
+		rep.dropped.printAs(a.stderr, "--strict: nothing was published")
 		return &exitError{code: exitInputErrors,
-			err: fmt.Errorf("--strict: %s refused; nothing was published", countOf(rep.total, "line"))}
+			err: fmt.Errorf("--strict: %s refused; nothing was published", rep.what())}
 	}
 	res, err := b.Publish(ctx)
 	// With a state, duplicates are the state's to drop (the Builder keeps
@@ -660,7 +661,12 @@ func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string
 		}
 		var v *sitemap.Violation
 		var pe *source.ParseError
+		var fd *publish.FieldsDropped
 		switch {
+		case errors.As(err, &fd):
+			for _, v := range fd.Violations {
+				rep.dropped.add(v.Rule, ahead.Place()+": "+v.Error())
+			}
 		case errors.As(err, &v):
 			rep.add(v.Rule, ahead.Place()+": "+v.Error())
 		case errors.As(err, &pe):

@@ -22,16 +22,23 @@ import (
 // refusalExamples is how many refused lines are quoted per rule.
 const refusalExamples = 3
 
-// refusals counts refused input lines by rule and keeps the first few.
+// refusals counts refused input lines by rule and keeps the first few;
+// dropped does the same for lines kept without a field (a bad lastmod,
+// changefreq or priority), which are warnings.
 type refusals struct {
+	header   string
+	unit     string // what total counts: lines, fields
 	total    int
 	order    []string
 	count    map[string]int
 	examples map[string][]string
+	dropped  *refusals
 }
 
 func newRefusals() *refusals {
-	return &refusals{count: map[string]int{}, examples: map[string][]string{}}
+	r := &refusals{header: "Refused", unit: "line", count: map[string]int{}, examples: map[string][]string{}}
+	r.dropped = &refusals{header: "Fields left out", unit: "field", count: map[string]int{}, examples: map[string][]string{}}
+	return r
 }
 
 func (r *refusals) add(rule, example string) {
@@ -45,9 +52,23 @@ func (r *refusals) add(rule, example string) {
 	}
 }
 
+// what counts the lines refused and the fields left out.
+func (r *refusals) what() string {
+	switch {
+	case r.dropped.total == 0:
+		return countOf(r.total, "line")
+	case r.total == 0:
+		return countOf(r.dropped.total, "field")
+	}
+	return countOf(r.total, "line") + " and " + countOf(r.dropped.total, "field")
+}
+
 // print writes the refusals grouped by rule, most frequent first, for a
 // set published without them.
-func (r *refusals) print(w io.Writer) { r.printAs(w, "left out of the set") }
+func (r *refusals) print(w io.Writer) {
+	r.printAs(w, "left out of the set")
+	r.dropped.printAs(w, "the URLs kept without them")
+}
 
 // printAs is print, saying what became of the lines: "left out of the
 // set", or, when nothing was published, not that.
@@ -55,7 +76,7 @@ func (r *refusals) printAs(w io.Writer, what string) {
 	if r.total == 0 {
 		return
 	}
-	fmt.Fprintf(w, "Refused: %s (%s)\n", countOf(r.total, "line"), what)
+	fmt.Fprintf(w, "%s: %s (%s)\n", r.header, countOf(r.total, r.unit), what)
 	rules := slices.Clone(r.order)
 	slices.SortStableFunc(rules, func(a, b string) int { return r.count[b] - r.count[a] })
 	for _, rule := range rules {

@@ -350,22 +350,24 @@ func TestGenerateRefusals(t *testing.T) {
 	r := genRun(t, "", "generate", "--base", genBase, "--out", dir, txt, csv)
 	r.want(t, exitInputErrors)
 	for _, want := range []string{
-		"Refused: 6 lines",
+		"Refused: 3 lines",
 		"url-not-allowed: 1", txt + ":2: loc:",
-		csv + ":2: lastmod:", "invalid-date",
 		"input-error: 1", csv + ":3:1: wrong number of fields",
+		txt + ":4: loc:",
+		// Bad optional fields are left out, their URLs kept.
+		"Fields left out: 3 fields (the URLs kept without them)",
+		csv + ":2: lastmod:", "invalid-date",
 		csv + ":4: priority:", "invalid-priority",
 		csv + ":5: lastmod:", "time-without-timezone",
-		txt + ":4: loc:",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if !strings.Contains(r.stderr, "6 lines refused; the set was published without them") {
+	if !strings.Contains(r.stderr, "3 lines refused; the set was published without them") {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
-	if got := genLocs(genPublished(t, dir, "sitemap.xml")); !slices.Equal(got, []string{genBase + "ok1", genBase + "ok2"}) {
+	if got := genLocs(genPublished(t, dir, "sitemap.xml")); !slices.Equal(got, []string{genBase + "ok1", genBase + "ok2", genBase + "c1", genBase + "c3", genBase + "c4"}) {
 		t.Errorf("published %q", got)
 	}
 
