@@ -64,6 +64,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -137,6 +138,10 @@ type Config struct {
 	FeedEntries int `toml:"feed_entries"`
 	// Hub is the URL of a WebSub hub, linked from the feed (rel="hub").
 	Hub string `toml:"hub"`
+	// Timezone is the zone of date-times written without one (a
+	// database's "2024-05-02 10:00:00", a TIMESTAMP column): an IANA name
+	// such as "Europe/Berlin". Default: UTC.
+	Timezone string `toml:"timezone"`
 	// Submit says how `sitemapkit submit` (and generate --submit) makes
 	// the set's changes known ([submit]).
 	Submit Submit `toml:"submit"`
@@ -581,4 +586,13 @@ func sortErrors(errs []error) {
 		}
 		return ca - cb
 	})
+}
+
+// Location is the zone Timezone names (UTC when empty); Validate reports
+// a name that is not one.
+func (c *Config) Location() (*time.Location, error) {
+	if c.Timezone == "" {
+		return time.UTC, nil
+	}
+	return time.LoadLocation(c.Timezone)
 }

@@ -171,6 +171,11 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		}
 	case TypeSQL:
 		o := source.SQLOptions{DSN: s.DSN, Query: s.Query, Loc: s.Loc}
+		tz, err := c.Location()
+		if err != nil {
+			return fail("timezone: %v", err)
+		}
+		o.Timezone = tz
 		var noDriver error
 		if i := slices.IndexFunc(c.SQLDrivers, func(d source.SQLDriver) bool { return d.Name() == s.Driver }); i >= 0 {
 			o.Driver = c.SQLDrivers[i]
@@ -247,7 +252,11 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 
 	// [filter] applies first, then the source's own, which strips no
 	// parameter unless it names some.
-	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams}
+	tz, err := c.Location()
+	if err != nil {
+		return fail("timezone: %v", err)
+	}
+	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams, Timezone: tz}
 	own := source.FilterOptions{Include: s.Include, Exclude: s.Exclude, StripParams: s.StripParams}
 	if own.StripParams == nil {
 		own.StripParams = []string{}

@@ -92,6 +92,10 @@ keep_duplicates = false
 # Publish nothing if any URL is refused (false: report and leave it out).
 strict = false
 
+# The zone of dates written without one, as databases write them
+# ("2024-05-02 10:00:00"): an IANA name such as "Europe/Berlin".
+timezone = "UTC"
+
 # Keeping lastmod true (see the README): a file, outside out, that remembers
 # each page's content, lastmod and sitemap file from run to run, so that only
 # the files whose URLs changed are rewritten ("": none, e.g.

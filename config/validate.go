@@ -285,6 +285,9 @@ func (v *validator) tracking(c *Config) {
 			v.errorf([]string{"hub"}, "hub %q is not an http(s) URL", c.Hub)
 		}
 	}
+	if _, err := c.Location(); err != nil {
+		v.errorf([]string{"timezone"}, "timezone %q is not a time zone: use an IANA name such as \"Europe/Berlin\" or \"UTC\"", c.Timezone)
+	}
 	sub := c.Submit
 	v.oneOf([]string{"submit", "indexnow"}, sub.IndexNow, "on", "off")
 	for key, u := range map[string]string{"indexnow_endpoint": sub.IndexNowEndpoint, "search_console_endpoint": sub.SearchConsoleEndpoint,

@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -77,6 +78,12 @@ type FilterOptions struct {
 	// empty non-nil slice: nothing is removed. Image, video and news URLs
 	// are left as they are: they are not pages.
 	StripParams []string
+	// Timezone is the zone of date-times written without one, as
+	// databases write them ("2024-05-02 10:00:00", SQLite's
+	// CURRENT_TIMESTAMP): a lastmod in a database's spelling is rewritten
+	// in the W3C form a sitemap takes, read in this zone when it has none.
+	// Nil: UTC.
+	Timezone *time.Location
 }
 
 // Filter is a Source that returns the URLs of another Source that its
@@ -91,13 +98,16 @@ type Filter struct {
 	strip   bool     // remove parameters named by names
 	names   []string // the parameters to remove; nil: loc's session IDs
 	dropped int
+	tz      *time.Location
+	dates   int // lastmods rewritten from a database's spelling
+	zonal   int // of those, read in tz
 }
 
 // NewFilter returns a Filter of src with the options o, or an error naming
 // the first pattern that cannot be compiled. It does not touch src, so that
 // NewFilter(nil, o) checks options (a config file's) without a Source.
 func NewFilter(src Source, o FilterOptions) (*Filter, error) {
-	f := &Filter{src: src}
+	f := &Filter{src: src, tz: o.Timezone}
 	var err error
 	if f.include, err = compilePatterns("include", o.Include); err != nil {
 		return nil, err
@@ -120,6 +130,15 @@ func (f *Filter) Read() (sitemap.URL, error) {
 			return u, err
 		}
 		ok := normalize(&u)
+		if u.LastMod != "" {
+			if d, zoneless, rewrote := dbDate(u.LastMod, f.tz); rewrote {
+				u.LastMod = d
+				f.dates++
+				if zoneless {
+					f.zonal++
+				}
+			}
+		}
 		if f.strip {
 			f.stripParams(&u)
 		}
@@ -194,6 +213,19 @@ func (f *Filter) Unwrap() Source { return f.src }
 
 // Dropped returns how many URLs Include and Exclude have left out so far.
 func (f *Filter) Dropped() int { return f.dropped }
+
+// Dates reports how many lastmods were rewritten from a database's
+// spelling, and how many of them had no zone and were read in
+// FilterOptions.Timezone.
+func (f *Filter) Dates() (rewritten, zoneless int) { return f.dates, f.zonal }
+
+// Timezone names the zone dates without one are read in.
+func (f *Filter) Timezone() string {
+	if f.tz == nil {
+		return "UTC"
+	}
+	return f.tz.String()
+}
 
 // All returns every URL kept and every error, with the contract of
 // Source.All.

@@ -52,6 +52,11 @@ type SQLOptions struct {
 	// "https://www.example.com/products/{slug}". Empty: the query returns
 	// a loc column.
 	Loc string
+	// Timezone is the zone of a lastmod column's values that have none (a
+	// TIMESTAMP or DATETIME, not a TIMESTAMPTZ): their wall clock is read
+	// there. Nil: UTC. (Text columns in a database's spelling are read by
+	// the Filter, with FilterOptions.Timezone.)
+	Timezone *time.Location
 }
 
 // SQL is a Source reading the rows of a query, one URL per row, as they
@@ -75,6 +80,7 @@ type SQL struct {
 	vals  []any
 	dest  []any
 	tmpl  *locTemplate
+	tz    *time.Location // of zoneless timestamps; nil: UTC
 	buf   []byte
 	print contentHash
 }
@@ -215,7 +221,7 @@ func OpenSQL(ctx context.Context, o SQLOptions) (*SQL, error) {
 	if o.Driver == nil {
 		return nil, errors.New("no SQL driver (see package source/sqlite or source/postgres)")
 	}
-	s := &SQL{query: o.Query, driver: o.Driver.Name()}
+	s := &SQL{query: o.Query, driver: o.Driver.Name(), tz: o.Timezone}
 	if strings.TrimSpace(s.query) == "" {
 		return nil, fmt.Errorf("%s: no query", s.driver)
 	}
@@ -406,8 +412,13 @@ func (s *SQL) set(u *sitemap.URL, i int) error {
 	if c.kind == colLastMod {
 		switch t := v.(type) {
 		case time.Time:
-			if c.utc {
+			switch {
+			case c.utc:
 				t = t.UTC()
+			case s.tz != nil && !c.date:
+				// A timestamp without zone: its wall clock, in the zone
+				// the user says.
+				t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), s.tz)
 			}
 			if c.date && t.Equal(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())) {
 				u.LastMod = t.Format(time.DateOnly)

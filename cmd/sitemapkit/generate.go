@@ -197,6 +197,7 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringArrayVar(&o.include, "include", nil, "keep only URLs whose path matches `PATTERN`: a glob (\"/blog/**\") or \"re:REGEXP\" (repeatable)")
 	f.StringArrayVar(&o.exclude, "exclude", nil, "leave out URLs whose path matches `PATTERN` (repeatable; wins over --include)")
 	f.StringArrayVar(&o.stripParams, "strip-param", nil, "remove the query parameter `NAME` from every URL (repeatable; default: session IDs; \"none\": nothing)")
+	f.StringVar(&c.Timezone, "timezone", "", "read date-times without a zone (a database's \"2024-05-02 10:00:00\") in this IANA `ZONE` (default UTC)")
 	f.StringVar(&c.State, "state", "", "remember each page's content, lastmod and file in the SQLite `FILE` (created if missing; keep it out of --out):\nonly the files whose URLs changed are rewritten")
 	f.BoolVar(&c.Feed, "feed", false, "also publish feed.xml, an Atom feed of the URLs latest added or changed (needs --state)")
 	f.IntVar(&c.FeedEntries, "feed-entries", 0, fmt.Sprintf("list `N` URLs in the feed (default %d)", feed.DefaultEntries))
@@ -300,6 +301,7 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	set("max-bytes", func() { cfg.MaxBytes = f.MaxBytes })
 	set("no-dedupe", func() { cfg.KeepDuplicates = f.KeepDuplicates })
 	set("strict", func() { cfg.Strict = f.Strict })
+	set("timezone", func() { cfg.Timezone = f.Timezone })
 	set("state", func() { cfg.State = f.State })
 	set("feed", func() { cfg.Feed = f.Feed })
 	set("feed-entries", func() { cfg.FeedEntries = f.FeedEntries })
@@ -385,7 +387,7 @@ var keyFlags = map[string]string{
 	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 	"keep_duplicates": "--no-dedupe", "state": "--state", "feed": "--feed", "feed_entries": "--feed-entries",
-	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector",
+	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector", "timezone": "--timezone",
 }
 
 // requiredWhat says what a required option given as empty is.

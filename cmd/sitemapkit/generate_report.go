@@ -169,6 +169,13 @@ func inputNotes(src source.Source) []string {
 			if n := s.Dropped(); n > 0 {
 				notes = append(notes, fmt.Sprintf("%s: %s left out by the include/exclude filters", s.Name(), countOf(n, "URL")))
 			}
+			if n, zoneless := s.Dates(); n > 0 {
+				note := fmt.Sprintf("%s: %s in a database's spelling rewritten in W3C form", s.Name(), countOf(n, "lastmod"))
+				if zoneless > 0 {
+					note += fmt.Sprintf(", %s without a zone read as %s (--timezone)", group(zoneless), s.Timezone())
+				}
+				notes = append(notes, note+".")
+			}
 		case *source.Log:
 			notes = append(notes, logNote(s.Name(), s.Stats())...)
 		}

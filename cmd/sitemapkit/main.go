@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	_ "time/tzdata" // --timezone names a zone on any machine, with or without a zone database
 
 	"github.com/spf13/cobra"
 

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"database/sql"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"modernc.org/sqlite"
 )
 
 func TestVersionOf(t *testing.T) {
@@ -93,5 +97,51 @@ func TestPlainErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(dir + "/strict"); err == nil {
 		t.Error("--strict with a refused line made --out")
+	}
+}
+
+// TestDatabaseTimestamps: a SQLite table filled with CURRENT_TIMESTAMP
+// (text "2024-05-02 10:00:00", no zone) publishes its dates, read in
+// --timezone (UTC by default), and the summary says so.
+func TestDatabaseTimestamps(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "shop.db")
+	c, err := sqlite.NewConnector("file:" + dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	if _, err := db.Exec(`CREATE TABLE pages(url TEXT, updated TEXT);
+		INSERT INTO pages VALUES ('https://www.example.com/a', '2024-05-02 10:00:00'), ('https://www.example.com/b', '2024-05-02 10:00:00+02');`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, tc := range []struct {
+		zone, a string
+	}{{"", "2024-05-02T10:00:00+00:00"}, {"Europe/Berlin", "2024-05-02T10:00:00+02:00"}} {
+		out := filepath.Join(dir, "out"+tc.zone[:min(len(tc.zone), 6)])
+		args := []string{"generate", "--base", genBase, "--out", out, "--sql-driver", "sqlite", "--sql-dsn", dbPath,
+			"--sql-query", "SELECT url AS loc, updated AS lastmod FROM pages ORDER BY url"}
+		if tc.zone != "" {
+			args = append(args, "--timezone", tc.zone)
+		}
+		r := genRun(t, "", args...)
+		r.want(t, 0)
+		got := lastmods(genPublished(t, out, "sitemap.xml"))
+		if got[genBase+"a"] != tc.a || got[genBase+"b"] != "2024-05-02T10:00:00+02:00" {
+			t.Errorf("--timezone %q: lastmods %v", tc.zone, got)
+		}
+		want := "1 without a zone read as UTC"
+		if tc.zone != "" {
+			want = "1 without a zone read as " + tc.zone
+		}
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--timezone %q: the summary does not say %q:\n%s", tc.zone, want, r.stdout)
+		}
+	}
+	r := genRun(t, "", "generate", "--base", genBase, "--out", filepath.Join(dir, "x"), "--timezone", "Mars/Olympus", genWrite(t, dir, "u.txt", genBase+"\n"))
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "--timezone") || !strings.Contains(r.stderr, "IANA") {
+		t.Errorf("a bad zone: %s", r.stderr)
 	}
 }
