@@ -16,6 +16,7 @@ import (
 	_ "time/tzdata" // --timezone names a zone on any machine, with or without a zone database
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/submit"
@@ -98,6 +99,23 @@ func newRootCommand(a *app) *cobra.Command {
 		newValidateCommand(a), newReadCommand(a),
 		newInitCommand(a),
 	)
+	// Completion offers the values of every flag that has a few.
+	formats := map[string][]string{"validate": {"text", "json"}, "read": {"jsonl", "csv", "text"}}
+	for _, cmd := range root.Commands() {
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			values := formats[cmd.Name()]
+			if e, ok := f.Value.(*enumFlag); ok {
+				values = e.names
+			} else if f.Name != "format" {
+				return
+			}
+			if values != nil {
+				cmd.RegisterFlagCompletionFunc(f.Name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+					return values, cobra.ShellCompDirectiveNoFileComp
+				})
+			}
+		})
+	}
 	return root
 }
 

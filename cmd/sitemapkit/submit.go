@@ -26,7 +26,7 @@ type submitFlags struct {
 
 func (sf *submitFlags) register(f *pflag.FlagSet, withDryRun bool) {
 	f.StringVar(&sf.s.Robots, "robots", "", "keep the set's Sitemap: lines in this robots.txt `FILE` (default robots.txt in --out; \"none\": none)")
-	f.StringVar(&sf.s.IndexNow, "indexnow", "", "on (default) or off: post changed URLs to IndexNow")
+	f.Var(&enumFlag{p: &sf.s.IndexNow, names: []string{"on", "off"}, def: "on"}, "indexnow", "post changed URLs to IndexNow, or not")
 	f.StringVar(&sf.s.IndexNowEndpoint, "indexnow-endpoint", "", "the IndexNow `URL` to post to (default "+submit.DefaultIndexNow+")")
 	f.StringVar(&sf.s.IndexNowKey, "indexnow-key", "", "the IndexNow `KEY` (default: one made once and kept in the state)")
 	f.StringArrayVar(&sf.s.WebSubHubs, "websub-hub", nil, "tell this WebSub hub `URL` when the feed changed (repeatable)")

@@ -145,3 +145,27 @@ func TestDatabaseTimestamps(t *testing.T) {
 		t.Errorf("a bad zone: %s", r.stderr)
 	}
 }
+
+// TestCompletion: the shell completion offers the values of the flags
+// that take a few.
+func TestCompletion(t *testing.T) {
+	for args, want := range map[string]string{
+		"generate --index":   "auto always never",
+		"generate --lastmod": "auto git mtime none content",
+		"generate --format":  "xml txt",
+		"validate --format":  "text json",
+		"read --format":      "jsonl csv text",
+		"submit --indexnow":  "on off",
+	} {
+		r := genRun(t, "", append(append([]string{"__complete"}, strings.Fields(args)...), "")...)
+		var got []string
+		for line := range strings.Lines(r.stdout) {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, ":") {
+				got = append(got, line)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: completes %q, want %q", args, got, want)
+		}
+	}
+}
