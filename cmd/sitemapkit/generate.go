@@ -91,7 +91,7 @@ CONFIG FILE
   groups: named parts of the set with files of their own under the one
   index (products-1-….xml, blog-1-….xml). Flags given with a config file
   override its settings and add to its sources. "sitemapkit init" writes a
-  commented starter; docs/config.md documents every key.
+  commented starter; "sitemapkit help config" lists every key.
 
 INPUTS
   Files, by extension or --input-format:

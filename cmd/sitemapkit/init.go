@@ -24,7 +24,7 @@ const initLong = `Write a commented starter config file, ` + config.FileName + `
 with its default and a line saying what it does. Its one source reads
 urls.txt; an example of each other kind of source (a static site's folder,
 a database query, access logs, existing sitemaps) and of a group is there,
-commented out. docs/config.md documents every key.
+commented out. "sitemapkit help config" lists every key.
 
 The folders of --config are made if missing. An existing file is left as
 it is unless --force.

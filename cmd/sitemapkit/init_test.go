@@ -110,7 +110,7 @@ func TestInitErrors(t *testing.T) {
 func TestInitHelp(t *testing.T) {
 	r := genRun(t, "", "init", "--help")
 	r.want(t, exitOK)
-	for _, want := range []string{"sitemapkit init --base https://www.example.com/", "--force", "--config", "docs/config.md", "EXIT STATUS"} {
+	for _, want := range []string{"sitemapkit init --base https://www.example.com/", "--force", "--config", "sitemapkit help config", "EXIT STATUS"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("help lacks %q:\n%s", want, r.stdout)
 		}

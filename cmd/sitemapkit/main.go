@@ -92,6 +92,7 @@ func newRootCommand(a *app) *cobra.Command {
 		return nil
 	}
 	root.SetVersionTemplate("sitemapkit {{.Version}}\n")
+	root.AddCommand(newHelpTopics()...)
 	root.AddCommand(
 		newVersionCommand(a),
 		newGenerateCommand(a),

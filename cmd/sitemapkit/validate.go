@@ -15,6 +15,7 @@ import (
 )
 
 type validateOptions struct {
+	listRules  bool
 	format     string
 	maxPerRule int
 	site       discover.Options
@@ -26,7 +27,7 @@ func newValidateCommand(a *app) *cobra.Command {
 		Use:   "validate [flags] FILE|DIR|URL...",
 		Short: "Check sitemaps, indexes and whole sites against the protocol and Google's rules",
 		Long: `Validate checks sitemaps the way Search Console reads them and reports every
-problem with its place and a stable rule ID (see docs/rules.md):
+problem with its place and a stable rule ID (sitemapkit help rules lists them):
 
   FILE:LINE:COL: error[rule-id]: message
 
@@ -63,6 +64,9 @@ EXIT STATUS
   sitemapkit validate https://www.example.com/
   sitemapkit validate --format json https://www.example.com/sitemap.xml`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if o.listRules {
+				return nil
+			}
 			if len(args) == 0 {
 				return &usageError{msg: "validate needs at least one FILE, DIR or URL", hint: "sitemapkit validate --help"}
 			}
@@ -75,11 +79,16 @@ EXIT STATUS
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.listRules {
+				fmt.Fprintln(a.stdout, rulesText())
+				return nil
+			}
 			return runValidate(cmd.Context(), a, o, args)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	f.BoolVar(&o.listRules, "list-rules", false, "print the rules it checks (as sitemapkit help rules does), and exit")
 	f.IntVar(&o.maxPerRule, "max-per-rule", 100, "list at most this many findings of one rule in one file, and of one rule about whole documents (fetch errors) across the walk (all are counted); 0: no limit")
 	addSiteFlags(f, &o.site)
 	return cmd

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"modernc.org/sqlite"
+
+	"github.com/sitemapkit/sitemapkit/lint"
 )
 
 func TestVersionOf(t *testing.T) {
@@ -166,6 +168,27 @@ func TestCompletion(t *testing.T) {
 		}
 		if strings.Join(got, " ") != want {
 			t.Errorf("%s: completes %q, want %q", args, got, want)
+		}
+	}
+}
+
+// TestHelpTopics: the rule table and the config's keys are in the binary,
+// for a user without the repository's docs.
+func TestHelpTopics(t *testing.T) {
+	for _, args := range [][]string{{"help", "rules"}, {"validate", "--list-rules"}} {
+		r := genRun(t, "", args...)
+		r.want(t, 0)
+		for _, rule := range lint.Rules() {
+			if !strings.Contains(r.stdout, rule.Name) {
+				t.Errorf("%v lacks the rule %s", args, rule.Name)
+			}
+		}
+	}
+	r := genRun(t, "", "help", "config")
+	r.want(t, 0)
+	for _, key := range []string{"base = ", "state = ", "timezone = ", "[submit]", "[filter]"} {
+		if !strings.Contains(r.stdout, key) {
+			t.Errorf("help config lacks %q", key)
 		}
 	}
 }
