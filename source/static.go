@@ -208,6 +208,7 @@ type Static struct {
 	fp      uint64  // the fingerprint of the page last read
 	hasFP   bool
 	page    []byte // readPage's buffer
+	skipped map[string]int
 	git     *gitIndex
 	stack   []frame
 	place   string
@@ -338,6 +339,7 @@ func (s *Static) Read() (sitemap.URL, error) {
 		}
 		if typ.IsDir() {
 			if matchAny(s.exclude, rel) {
+				s.skip(SkipExcluded)
 				continue
 			}
 			if err := s.push(rel, full, info); err != nil {
@@ -351,6 +353,12 @@ func (s *Static) Read() (sitemap.URL, error) {
 		}
 		page, ok := s.wantsFile(rel)
 		if !ok {
+			switch {
+			case matchAny(s.exclude, rel):
+				s.skip(SkipExcluded)
+			case page:
+				s.skip(SkipErrorPage)
+			}
 			continue
 		}
 		s.place, s.hasFP = full, false
@@ -363,6 +371,26 @@ func (s *Static) Read() (sitemap.URL, error) {
 		}
 	}
 }
+
+// Why a static folder leaves a file or folder out (Static.Skipped).
+const (
+	SkipExcluded  = "excluded"            // matched StaticOptions.Exclude (a folder counts once)
+	SkipErrorPage = "error page"          // 404.html and the like
+	SkipNoindex   = "noindex"             // <meta name="robots" content="noindex">
+	SkipCanonical = "canonical elsewhere" // its canonical is another file of the folder, listed for it
+)
+
+func (s *Static) skip(why string) {
+	if s.skipped == nil {
+		s.skipped = map[string]int{}
+	}
+	s.skipped[why]++
+}
+
+// Skipped counts the pages and folders the walk left out so far, by
+// reason (SkipExcluded…): files that are neither pages nor included are
+// not counted, as they were never candidates.
+func (s *Static) Skipped() map[string]int { return s.skipped }
 
 // readPage reads the file at path whole, up to one byte past
 // fingerprint.MaxPage (which the fingerprint then refuses), into s.page.
@@ -489,6 +517,7 @@ func (s *Static) entry(rel, full string, page bool, e fs.DirEntry, info fs.FileI
 		return u, false, err
 	}
 	if h.noindex {
+		s.skip(SkipNoindex)
 		return u, false, nil
 	}
 	u.Alternates, u.Images = h.alternates, h.images
@@ -497,6 +526,7 @@ func (s *Static) entry(rel, full string, page bool, e fs.DirEntry, info fs.FileI
 		case ok && target == rel:
 			u.Loc = h.canonical
 		case ok:
+			s.skip(SkipCanonical)
 			return u, false, nil
 		default:
 			u = sitemap.URL{Loc: h.canonical}

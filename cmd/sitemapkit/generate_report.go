@@ -178,6 +178,20 @@ func inputNotes(src source.Source) []string {
 			}
 		case *source.Log:
 			notes = append(notes, logNote(s.Name(), s.Stats())...)
+		case *source.Static:
+			if sk := s.Skipped(); len(sk) > 0 {
+				var parts []string
+				total := 0
+				for _, why := range slices.Sorted(maps.Keys(sk)) {
+					parts = append(parts, why+" "+group(sk[why]))
+					total += sk[why]
+				}
+				what := group(total) + " pages or folders"
+				if total == 1 {
+					what = "1 page or folder"
+				}
+				notes = append(notes, fmt.Sprintf("%s: %s left out (%s).", s.Name(), what, strings.Join(parts, ", ")))
+			}
 		}
 		u, ok := src.(interface{ Unwrap() source.Source })
 		if !ok {

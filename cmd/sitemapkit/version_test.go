@@ -192,3 +192,20 @@ func TestHelpTopics(t *testing.T) {
 		}
 	}
 }
+
+// TestDirSaysWhatItLeftOut: --dir counts the pages and folders it left
+// out, by reason.
+func TestDirSaysWhatItLeftOut(t *testing.T) {
+	site := t.TempDir()
+	os.MkdirAll(filepath.Join(site, "drafts"), 0o755)
+	genWrite(t, site, "index.html", "<main>home</main>")
+	genWrite(t, site, "404.html", "<main>not found</main>")
+	genWrite(t, site, "secret.html", `<head><meta name="robots" content="noindex"></head><main>x</main>`)
+	genWrite(t, site, "print.html", `<head><link rel="canonical" href="/"></head><main>home</main>`)
+	genWrite(t, filepath.Join(site, "drafts"), "a.html", "<main>draft</main>")
+	r := genRun(t, "", "generate", "--base", genBase, "--out", t.TempDir(), "--dir", site, "--exclude-files", "drafts")
+	r.want(t, 0)
+	if want := site + ": 4 pages or folders left out (canonical elsewhere 1, error page 1, excluded 1, noindex 1)."; !strings.Contains(r.stdout, want) {
+		t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+	}
+}
