@@ -256,7 +256,7 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 	if err != nil {
 		return fail("timezone: %v", err)
 	}
-	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams, Timezone: tz}
+	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams, Timezone: tz, Base: c.Base}
 	own := source.FilterOptions{Include: s.Include, Exclude: s.Exclude, StripParams: s.StripParams}
 	if own.StripParams == nil {
 		own.StripParams = []string{}

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,5 +38,34 @@ func TestDBDate(t *testing.T) {
 		if got, _, ok := dbDate(w3c, nil); ok {
 			t.Errorf("dbDate(%q) rewrote it as %q", w3c, got)
 		}
+	}
+}
+
+func TestRelative(t *testing.T) {
+	for loc, want := range map[string]bool{
+		"/about/": true, "about/": true, "about": true, "?q=1": true, "a/b:c": true,
+		"https://www.example.com/": false, "mailto:x@example.com": false, "//cdn.example.com/a": false, "": false,
+	} {
+		if relative(loc) != want {
+			t.Errorf("relative(%q) = %v", loc, !want)
+		}
+	}
+	f, err := NewFilter(New(strings.NewReader("/about/\nblog/post\nhttps://www.example.com/x\n"), "u.txt", FormatText), FilterOptions{Base: "https://www.example.com/shop/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for u, err := range f.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, u.Loc)
+	}
+	want := "https://www.example.com/about/ https://www.example.com/shop/blog/post https://www.example.com/x"
+	if strings.Join(got, " ") != want || f.Resolved() != 2 {
+		t.Errorf("resolved %v (%d), want %s (2)", got, f.Resolved(), want)
+	}
+	if _, err := NewFilter(nil, FilterOptions{Base: "www.example.com"}); err == nil {
+		t.Error("a base that is not absolute accepted")
 	}
 }

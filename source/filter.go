@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -84,6 +85,11 @@ type FilterOptions struct {
 	// in the W3C form a sitemap takes, read in this zone when it has none.
 	// Nil: UTC.
 	Timezone *time.Location
+	// Base, when set, resolves a relative loc ("/about/", "about/") against
+	// it, as every generator does, before it is normalised: an export
+	// often lists paths. Empty: a relative loc stays one, and is refused
+	// later (relative-url).
+	Base string
 }
 
 // Filter is a Source that returns the URLs of another Source that its
@@ -99,8 +105,10 @@ type Filter struct {
 	names   []string // the parameters to remove; nil: loc's session IDs
 	dropped int
 	tz      *time.Location
-	dates   int // lastmods rewritten from a database's spelling
-	zonal   int // of those, read in tz
+	base    *url.URL // resolves relative locs; nil: none are
+	rel     int      // relative locs resolved
+	dates   int      // lastmods rewritten from a database's spelling
+	zonal   int      // of those, read in tz
 }
 
 // NewFilter returns a Filter of src with the options o, or an error naming
@@ -108,6 +116,13 @@ type Filter struct {
 // NewFilter(nil, o) checks options (a config file's) without a Source.
 func NewFilter(src Source, o FilterOptions) (*Filter, error) {
 	f := &Filter{src: src, tz: o.Timezone}
+	if o.Base != "" {
+		b, err := url.Parse(o.Base)
+		if err != nil || !b.IsAbs() {
+			return nil, fmt.Errorf("base %q is not an absolute URL", o.Base)
+		}
+		f.base = b
+	}
 	var err error
 	if f.include, err = compilePatterns("include", o.Include); err != nil {
 		return nil, err
@@ -128,6 +143,12 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		u, err := f.src.Read()
 		if err != nil {
 			return u, err
+		}
+		if f.base != nil && relative(u.Loc) {
+			if r, err := f.base.Parse(u.Loc); err == nil {
+				u.Loc = r.String()
+				f.rel++
+			}
 		}
 		ok := normalize(&u)
 		if u.LastMod != "" {
@@ -218,6 +239,26 @@ func (f *Filter) Dropped() int { return f.dropped }
 // spelling, and how many of them had no zone and were read in
 // FilterOptions.Timezone.
 func (f *Filter) Dates() (rewritten, zoneless int) { return f.dates, f.zonal }
+
+// Resolved counts the relative locs resolved against FilterOptions.Base.
+func (f *Filter) Resolved() int { return f.rel }
+
+// relative reports whether loc is a path, not a URL: no scheme before its
+// first "/", "?" or "#" (so not "https://…"), and not "//host/…".
+func relative(loc string) bool {
+	if loc == "" || strings.HasPrefix(loc, "//") {
+		return false
+	}
+	for i := 0; i < len(loc); i++ {
+		switch loc[i] {
+		case ':':
+			return false
+		case '/', '?', '#':
+			return true
+		}
+	}
+	return true
+}
 
 // Timezone names the zone dates without one are read in.
 func (f *Filter) Timezone() string {

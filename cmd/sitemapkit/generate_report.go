@@ -169,6 +169,9 @@ func inputNotes(src source.Source) []string {
 			if n := s.Dropped(); n > 0 {
 				notes = append(notes, fmt.Sprintf("%s: %s left out by the include/exclude filters", s.Name(), countOf(n, "URL")))
 			}
+			if n := s.Resolved(); n > 0 {
+				notes = append(notes, fmt.Sprintf("%s: %s resolved against --base.", s.Name(), countOf(n, "relative URL")))
+			}
 			if n, zoneless := s.Dates(); n > 0 {
 				note := fmt.Sprintf("%s: %s in a database's spelling rewritten in W3C form", s.Name(), countOf(n, "lastmod"))
 				if zoneless > 0 {
