@@ -101,7 +101,7 @@ func newRootCommand(a *app) *cobra.Command {
 		newInitCommand(a),
 	)
 	// Completion offers the values of every flag that has a few.
-	formats := map[string][]string{"validate": {"text", "json"}, "read": {"jsonl", "csv", "text"}}
+	formats := map[string][]string{"validate": {"text", "json", "github"}, "read": {"jsonl", "csv", "text"}}
 	for _, cmd := range root.Commands() {
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			values := formats[cmd.Name()]

@@ -7,15 +7,22 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/internal/nearest"
 	"github.com/sitemapkit/sitemapkit/lint"
 )
 
 type validateOptions struct {
 	listRules  bool
+	ignore     []string
+	failOn     string
+	quiet      bool
 	format     string
 	maxPerRule int
 	site       discover.Options
@@ -70,8 +77,21 @@ EXIT STATUS
 			if len(args) == 0 {
 				return &usageError{msg: "validate needs at least one FILE, DIR or URL", hint: "sitemapkit validate --help"}
 			}
-			if o.format != "text" && o.format != "json" {
-				return &usageError{msg: fmt.Sprintf("unknown --format %q (want text or json)", o.format), hint: "sitemapkit validate --help"}
+			if o.format != "text" && o.format != "json" && o.format != "github" {
+				return &usageError{msg: fmt.Sprintf("unknown --format %q (want text, json or github)", o.format), hint: "sitemapkit validate --help"}
+			}
+			for _, r := range o.ignore {
+				if !slices.ContainsFunc(lint.Rules(), func(x *lint.Rule) bool { return x.Name == r }) {
+					msg := fmt.Sprintf("--ignore %q: no such rule", r)
+					var names []string
+					for _, x := range lint.Rules() {
+						names = append(names, x.Name)
+					}
+					if near := nearest.Word(r, names); near != "" {
+						msg += fmt.Sprintf(" (did you mean %q?)", near)
+					}
+					return &usageError{msg: msg, hint: "sitemapkit help rules"}
+				}
 			}
 			if o.site.Base != "" && !isHTTPURL(o.site.Base) {
 				return &usageError{msg: fmt.Sprintf("--base %q is not an absolute http(s) URL", o.site.Base), hint: "sitemapkit validate --base https://www.example.com/ public/"}
@@ -87,7 +107,10 @@ EXIT STATUS
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	f.StringVar(&o.format, "format", "text", "output format: text, json, or github (workflow annotations)")
+	f.StringArrayVar(&o.ignore, "ignore", nil, "leave out the findings of this `RULE` (repeatable; sitemapkit help rules lists them)")
+	f.Var(&enumFlag{p: &o.failOn, names: []string{"error", "warning"}, def: "error"}, "fail-on", "exit 1 on errors, or on warnings too")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print the errors only: no warnings, infos or summary")
 	f.BoolVar(&o.listRules, "list-rules", false, "print the rules it checks (as sitemapkit help rules does), and exit")
 	f.IntVar(&o.maxPerRule, "max-per-rule", 100, "list at most this many findings of one rule in one file, and of one rule about whole documents (fetch errors) across the walk (all are counted); 0: no limit")
 	addSiteFlags(f, &o.site)
@@ -96,7 +119,15 @@ EXIT STATUS
 
 func runValidate(ctx context.Context, a *app, o *validateOptions, args []string) error {
 	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule"}
-	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: col.Add})
+	report := col.Add
+	if len(o.ignore) > 0 {
+		report = func(d lint.Diagnostic) {
+			if !slices.Contains(o.ignore, d.Rule) {
+				col.Add(d)
+			}
+		}
+	}
+	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: report})
 	if err != nil {
 		return err
 	}
@@ -112,9 +143,17 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		}
 	} else {
 		for _, d := range rep.Diagnostics {
-			fmt.Fprintln(w, d.String())
+			switch {
+			case o.quiet && d.Severity != lint.Error:
+			case o.format == "github":
+				fmt.Fprintln(w, githubAnnotation(d))
+			default:
+				fmt.Fprintln(w, d.String())
+			}
 		}
-		writeSummary(w, &rep.Summary)
+		if !o.quiet {
+			writeSummary(w, &rep.Summary)
+		}
 	}
 	if err := w.Flush(); err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing output: %w", err)}
@@ -124,9 +163,39 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		return &exitError{code: exitUsage, err: errors.New("nothing could be read")}
 	case rep.Summary.Errors > 0:
 		return &exitError{code: exitInputErrors}
+	case o.failOn == "warning" && rep.Summary.Warnings > 0:
+		return &exitError{code: exitInputErrors}
 	}
 	return nil
 }
+
+// githubAnnotation writes d as a GitHub Actions workflow command, which
+// the run's page shows on the file and line (::error, ::warning, ::notice).
+func githubAnnotation(d lint.Diagnostic) string {
+	kind := map[lint.Severity]string{lint.Error: "error", lint.Warning: "warning"}[d.Severity]
+	if kind == "" {
+		kind = "notice"
+	}
+	props := "file=" + ghProperty(d.File)
+	if d.Line > 0 {
+		props += ",line=" + strconv.Itoa(d.Line)
+		if d.Col > 0 {
+			props += ",col=" + strconv.Itoa(d.Col)
+		}
+	}
+	props += ",title=" + ghProperty(d.Rule)
+	return "::" + kind + " " + props + "::" + ghData(d.Message)
+}
+
+// ghData and ghProperty escape a workflow command's message and its
+// properties, as GitHub's toolkit does.
+var (
+	ghDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+func ghData(s string) string     { return ghDataEscaper.Replace(s) }
+func ghProperty(s string) string { return ghPropertyEscaper.Replace(s) }
 
 func writeSummary(w *bufio.Writer, s *lint.Summary) {
 	if s.Errors+s.Warnings+s.Infos > 0 {

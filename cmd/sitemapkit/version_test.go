@@ -155,7 +155,7 @@ func TestCompletion(t *testing.T) {
 		"generate --index":   "auto always never",
 		"generate --lastmod": "auto git mtime none content",
 		"generate --format":  "xml txt",
-		"validate --format":  "text json",
+		"validate --format":  "text json github",
 		"read --format":      "jsonl csv text",
 		"submit --indexnow":  "on off",
 	} {
@@ -207,5 +207,40 @@ func TestDirSaysWhatItLeftOut(t *testing.T) {
 	r.want(t, 0)
 	if want := site + ": 4 pages or folders left out (canonical elsewhere 1, error page 1, excluded 1, noindex 1)."; !strings.Contains(r.stdout, want) {
 		t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+	}
+}
+
+// TestValidateForCI: --format github writes workflow annotations, --ignore
+// leaves a rule out (and names a misspelt one), --fail-on warning fails on
+// a warning, -q prints the errors alone.
+func TestValidateForCI(t *testing.T) {
+	dir := t.TempDir()
+	p := genWrite(t, dir, "sitemap.xml", `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://www.example.com/a</loc><lastmod>yesterday</lastmod></url>
+<url><loc>https://www.example.com/a</loc></url>
+</urlset>`)
+	r := genRun(t, "", "validate", "--format", "github", p)
+	r.want(t, exitInputErrors)
+	want := "::error file=" + ghProperty(p) + ",line=3,col="
+	if !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, ",title=invalid-date::") || !strings.Contains(r.stdout, "::warning file=") {
+		t.Errorf("--format github:\n%s", r.stdout)
+	}
+	r = genRun(t, "", "validate", "--ignore", "invalid-date", p)
+	r.want(t, 0)
+	if strings.Contains(r.stdout, "invalid-date") || !strings.Contains(r.stdout, "duplicate-url") {
+		t.Errorf("--ignore invalid-date:\n%s", r.stdout)
+	}
+	r = genRun(t, "", "validate", "--ignore", "invalid-date", "--fail-on", "warning", p)
+	r.want(t, exitInputErrors)
+	r = genRun(t, "", "validate", "--ignore", "invalid-dat", p)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, `did you mean "invalid-date"`) {
+		t.Errorf("a misspelt rule: %s", r.stderr)
+	}
+	r = genRun(t, "", "validate", "-q", p)
+	r.want(t, exitInputErrors)
+	if strings.Contains(r.stdout, "duplicate-url") || !strings.Contains(r.stdout, "invalid-date") || strings.Contains(r.stdout, "1 file") {
+		t.Errorf("-q:\n%s", r.stdout)
 	}
 }
