@@ -153,6 +153,9 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		}
 		if !o.quiet {
 			writeSummary(w, &rep.Summary)
+			if o.site.Base == "" && slices.ContainsFunc(args, func(a string) bool { return !isHTTPURL(a) }) {
+				fmt.Fprintln(w, "Scope not checked for local files: their public URL is unknown. Give --base https://www.example.com/ (the URL of the folder given) to check that each URL is on the sitemap's host and inside its folder.")
+			}
 		}
 	}
 	if err := w.Flush(); err != nil {
