@@ -144,9 +144,9 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		if err != nil {
 			return u, err
 		}
-		if f.base != nil && relative(u.Loc) {
-			if r, err := f.base.Parse(u.Loc); err == nil {
-				u.Loc = r.String()
+		if f.base != nil {
+			if r, ok := Resolve(f.base, u.Loc); ok {
+				u.Loc = r
 				f.rel++
 			}
 		}
@@ -242,6 +242,22 @@ func (f *Filter) Dates() (rewritten, zoneless int) { return f.dates, f.zonal }
 
 // Resolved counts the relative locs resolved against FilterOptions.Base.
 func (f *Filter) Resolved() int { return f.rel }
+
+// Resolve returns loc resolved against base when loc is a path ("/about/",
+// "blog/post"), not a URL; ok is false when loc is a URL (or cannot be
+// resolved), and is then left as it is. The canonical stage resolves an
+// input's relative locs with it (FilterOptions.Base), and `sitemapkit read
+// --base` those of a sitemap.
+func Resolve(base *url.URL, loc string) (resolved string, ok bool) {
+	if !relative(loc) {
+		return loc, false
+	}
+	r, err := base.Parse(loc)
+	if err != nil {
+		return loc, false
+	}
+	return r.String(), true
+}
 
 // relative reports whether loc is a path, not a URL: no scheme before its
 // first "/", "?" or "#" (so not "https://…"), and not "//host/…".

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -130,6 +131,13 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 				Message: n.Msg + " (read as U+FFFD, or as it is)"})
 		}
 	}
+	// A relative loc (which the protocol forbids, and some sites write)
+	// is resolved against --base, as generate does.
+	var base *url.URL
+	resolved := 0
+	if o.site.Base != "" {
+		base, _ = url.Parse(o.site.Base)
+	}
 	s := source.OpenSitemaps(ctx, args, source.SitemapsOptions{Options: o.site, KeepGoing: true, OnNotice: onNotice})
 	defer s.Close()
 	var (
@@ -166,6 +174,12 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 			continue
 		}
 		entries++
+		if base != nil {
+			if r, ok := source.Resolve(base, u.Loc); ok {
+				u.Loc = r
+				resolved++
+			}
+		}
 		doc := ""
 		if withSource {
 			doc = s.Document()
@@ -186,6 +200,9 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		}
 	}
 	w.Write(buf)
+	if resolved > 0 {
+		fmt.Fprintf(a.stderr, "sitemapkit: %s resolved against --base\n", countOf(resolved, "relative URL"))
+	}
 	if spool != nil {
 		if err := w.Flush(); err != nil {
 			return &exitError{code: exitUsage, err: err}

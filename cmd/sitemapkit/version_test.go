@@ -244,3 +244,19 @@ func TestValidateForCI(t *testing.T) {
 		t.Errorf("-q:\n%s", r.stdout)
 	}
 }
+
+// TestReadResolvesRelative: read --base resolves the relative locs of a
+// sitemap, as generate does its inputs'.
+func TestReadResolvesRelative(t *testing.T) {
+	dir := t.TempDir()
+	p := genWrite(t, dir, "sitemap.xml", `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>/about/</loc></url>
+<url><loc>https://www.example.com/x</loc></url>
+</urlset>`)
+	r := genRun(t, "", "read", "--format", "text", "--base", genBase, p)
+	r.want(t, 0)
+	if r.stdout != genBase+"about/\n"+genBase+"x\n" || !strings.Contains(r.stderr, "1 relative URL resolved against --base") {
+		t.Errorf("read --base:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
