@@ -62,6 +62,7 @@ type Report struct {
 	Robots   string       // what became of robots.txt ("" when not kept)
 	Sent     []state.Item // accepted
 	Pending  []state.Item // still pending: LastError says why
+	Held     []state.Item // pending for a channel this run does not use: kept for when it does
 	Requests []string     // with DryRun: each request that would be sent
 }
 
@@ -119,7 +120,11 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 	}
 	if o.DryRun {
 		for _, it := range pending {
-			rep.Requests = append(rep.Requests, o.describe(it))
+			if o.enabled(it.Channel) {
+				rep.Requests = append(rep.Requests, o.describe(it))
+			} else {
+				rep.Held = append(rep.Held, it)
+			}
 		}
 		return rep, nil
 	}
@@ -132,6 +137,12 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	for _, it := range pending {
+		if !o.enabled(it.Channel) {
+			// Queued when the channel was on: kept for when it is again,
+			// and not an error of this run.
+			rep.Held = append(rep.Held, it)
+			continue
+		}
 		if it.URLs, err = o.Outbox.URLs(ctx, it.ID); err != nil {
 			return rep, err
 		}
@@ -246,6 +257,21 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 		}}
 	}
 	return o.Outbox.Queue(ctx, items, settings, b)
+}
+
+// enabled reports whether the channel is configured in this run.
+func (o *Options) enabled(channel string) bool {
+	switch channel {
+	case "indexnow":
+		return o.IndexNow != nil
+	case "search-console":
+		return o.SearchConsole != nil
+	case "websub":
+		return len(o.Hubs) > 0
+	case "ping":
+		return len(o.Pings) > 0
+	}
+	return false
 }
 
 // send sends one item through its channel.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -265,10 +266,12 @@ func printSubmit(a *app, rep *submit.Report, dryRun bool) {
 		for _, r := range rep.Requests {
 			fmt.Fprintf(w, "  %s\n", r)
 		}
+		printHeld(w, rep)
 		return
 	}
 	if len(rep.Sent) == 0 && len(rep.Pending) == 0 {
 		fmt.Fprintln(w, "Nothing changed since the last submit: no request sent.")
+		printHeld(w, rep)
 		return
 	}
 	byChannel := map[string][2]int{}
@@ -302,6 +305,14 @@ func printSubmit(a *app, rep *submit.Report, dryRun bool) {
 	}
 	for _, it := range rep.Pending {
 		fmt.Fprintf(w, "  pending: %s\n", it.LastError)
+	}
+	printHeld(w, rep)
+}
+
+// printHeld says what waits for a channel this run does not use.
+func printHeld(w io.Writer, rep *submit.Report) {
+	if len(rep.Held) > 0 {
+		fmt.Fprintf(w, "Held: %s queued for channels this run does not use (sent when they are configured again).\n", countOf(len(rep.Held), "notification"))
 	}
 }
 

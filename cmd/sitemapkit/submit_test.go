@@ -176,6 +176,24 @@ func TestSubmit(t *testing.T) {
 	if urls, _ := n.take(); !slices.Equal(urls, []string{page + "06.html"}) {
 		t.Errorf("the submit after the dry run sent %v, want post 06", urls)
 	}
+
+	// A notification left pending for a channel later turned off is held,
+	// not an error of the runs that do not use it, and sent once it is on.
+	n.status = http.StatusServiceUnavailable
+	os.WriteFile(filepath.Join(work, "site", "blog", "post-07.html"), []byte("<main>seven</main>"), 0o644)
+	t.Setenv("SOURCE_DATE_EPOCH", "1768723200")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	submitRun(exitInputErrors)
+	n.take()
+	r = submitRun(0, "--indexnow", "off")
+	if !strings.Contains(r.stdout, "Held: 1 notification") {
+		t.Errorf("--indexnow off with one pending:\n%s", r.stdout)
+	}
+	n.status = http.StatusOK
+	submitRun(0)
+	if urls, _ := n.take(); !slices.Equal(urls, []string{page + "07.html"}) {
+		t.Errorf("once IndexNow is on again, it got %v, want post 07", urls)
+	}
 }
 
 func mustReadDir(t *testing.T, dir string) []string {
