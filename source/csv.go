@@ -72,6 +72,9 @@ func (c *csvSource) Read() (sitemap.URL, error) {
 		}
 		c.line = c.lr.line
 		c.print = contentHash{}
+		if err := checkUTF8(c.name, c.line, line); err != nil {
+			return sitemap.URL{}, err
+		}
 		if strings.IndexByte(line, '"') < 0 {
 			return c.fast(line)
 		}

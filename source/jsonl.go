@@ -48,6 +48,9 @@ func (j *jsonlSource) Read() (sitemap.URL, error) {
 			continue
 		}
 		j.line = j.lr.line
+		if err := checkUTF8(j.name, j.line, line); err != nil {
+			return sitemap.URL{}, err
+		}
 		return j.decode(line)
 	}
 }

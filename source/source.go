@@ -73,6 +73,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -301,3 +302,25 @@ var (
 	_ Source = (*jsonlSource)(nil)
 	_ Source = (*File)(nil)
 )
+
+// ErrEncoding is the error of a line that is not UTF-8: read as it is, a
+// Latin-1 "café" would become the URL caf%E9, which no UTF-8 site serves.
+var ErrEncoding = errors.New("not UTF-8")
+
+// checkUTF8 returns a *ParseError placing the first byte of line that is
+// not UTF-8, or nil.
+func checkUTF8(name string, line int, s string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	return &ParseError{File: name, Line: line, Column: i + 1,
+		Err: fmt.Errorf("%w: byte 0x%02X; the file is probably Latin-1 or Windows-1252: convert it to UTF-8 (iconv -f latin1 -t utf-8 FILE)", ErrEncoding, s[i])}
+}

@@ -35,6 +35,9 @@ func (t *textSource) Read() (sitemap.URL, error) {
 			continue
 		}
 		t.line = t.lr.line
+		if err := checkUTF8(t.name, t.line, line); err != nil {
+			return sitemap.URL{}, err
+		}
 		return sitemap.URL{Loc: line}, nil
 	}
 }

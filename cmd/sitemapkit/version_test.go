@@ -260,3 +260,18 @@ func TestReadResolvesRelative(t *testing.T) {
 		t.Errorf("read --base:\n%s\n%s", r.stdout, r.stderr)
 	}
 }
+
+// TestLatin1Input: a line that is not UTF-8 (a Latin-1 "café") is refused
+// with its place and what to do, rather than published as caf%E9.
+func TestLatin1Input(t *testing.T) {
+	dir := t.TempDir()
+	in := genWrite(t, dir, "u.txt", genBase+"a\n"+genBase+"caf\xe9\n")
+	r := genRun(t, "", "generate", "--base", genBase, "--out", filepath.Join(dir, "out"), in)
+	r.want(t, exitInputErrors)
+	if !strings.Contains(r.stdout+r.stderr, in+":2:") || !strings.Contains(r.stdout+r.stderr, "not UTF-8: byte 0xE9") || !strings.Contains(r.stdout+r.stderr, "iconv") {
+		t.Errorf("a Latin-1 line:\n%s\n%s", r.stdout, r.stderr)
+	}
+	if got := genLocs(genPublished(t, filepath.Join(dir, "out"), "sitemap.xml")); len(got) != 1 || got[0] != genBase+"a" {
+		t.Errorf("published %v", got)
+	}
+}
