@@ -256,19 +256,17 @@ func OpenCopy(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	name := tmp.Name()
-	src, err := os.Open(path)
-	switch {
-	case err == nil:
-		_, err = io.Copy(tmp, src)
-		src.Close()
-	case errors.Is(err, fs.ErrNotExist):
-		err = nil
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+	tmp.Close()
+	// A run killed mid-transaction leaves its hot journal beside the file:
+	// the copy takes it too, so that SQLite rolls the copy back to what the
+	// killed run began from, as it would roll the state back on a real run.
+	err = copyFile(name, path)
+	if err == nil {
+		err = copyFile(name+"-journal", path+"-journal")
 	}
 	if err != nil {
 		os.Remove(name)
+		os.Remove(name + "-journal")
 		return nil, fmt.Errorf("state %s: %w", path, err)
 	}
 	s, err := Open(ctx, name)
@@ -281,4 +279,25 @@ func OpenCopy(ctx context.Context, path string) (*Store, error) {
 	}
 	s.path, s.scratch = path, name
 	return s, nil
+}
+
+// copyFile copies src to dst; a missing src is no file to copy.
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -340,3 +340,65 @@ func TestRecovered(t *testing.T) {
 		t.Errorf("Recovered = %d with %d URLs, want run 1's one URL", r.Recovered, r.x.size())
 	}
 }
+
+// TestOpenCopyHotJournal: a dry run after a killed run sees the state as it
+// was before the killed run's transaction, as a real run would once SQLite
+// rolls the hot journal back, not the half-written main file.
+func TestOpenCopyHotJournal(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.db")
+	run(t, path, t.TempDir(), Options{}, pages(3))
+
+	// A transaction large enough to spill pages into the main file, left
+	// open as a killed run leaves it; the copy of both files is the disk
+	// as the kill left it.
+	db := openRaw(t, path)
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{
+		`CREATE TABLE junk(x BLOB)`,
+		`INSERT INTO junk SELECT randomblob(4000) FROM (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 200) SELECT i FROM c)`,
+		`PRAGMA cache_size = 1`, `BEGIN`, `UPDATE junk SET x = zeroblob(4000)`,
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	killed := filepath.Join(t.TempDir(), "state.db")
+	for _, suffix := range []string{"", "-journal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(killed+suffix, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	s, err := OpenCopy(ctx, killed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	err = s.conn.QueryRowContext(ctx, `SELECT count(*) FROM junk WHERE x = zeroblob(4000)`).Scan(&n)
+	if err != nil || n != 0 {
+		t.Errorf("dry run's copy: %d rows of the killed transaction, %v; want it rolled back", n, err)
+	}
+	r, err := s.Begin(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.x.size() != 3 {
+		t.Errorf("dry run's copy holds %d URLs, want the 3 committed before the kill", r.x.size())
+	}
+	if _, err := os.Stat(killed + "-journal"); err != nil {
+		t.Errorf("the dry run touched the killed run's journal: %v", err)
+	}
+}
