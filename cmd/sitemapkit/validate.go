@@ -29,7 +29,7 @@ type validateOptions struct {
 }
 
 func newValidateCommand(a *app) *cobra.Command {
-	o := &validateOptions{}
+	o := &validateOptions{format: "text"}
 	cmd := &cobra.Command{
 		Use:   "validate [flags] FILE|DIR|URL...",
 		Short: "Check sitemaps, indexes and whole sites against the protocol and Google's rules",
@@ -60,7 +60,9 @@ declares. Loops (an index listing itself, robots.txt listing itself,
 redirect cycles) are caught; indexes nested deeper than --max-depth are not
 followed.
 
---format json prints one JSON document instead (see docs/validate.md).
+--format json prints one JSON document instead (see docs/validate.md);
+--format sarif a SARIF 2.1.0 log, which GitHub code scanning uploads
+(github/codeql-action/upload-sarif); --format github workflow annotations.
 
 EXIT STATUS
   0  no errors (warnings and infos may have been reported)
@@ -76,9 +78,6 @@ EXIT STATUS
 			}
 			if len(args) == 0 {
 				return &usageError{msg: "validate needs at least one FILE, DIR or URL", hint: "sitemapkit validate --help"}
-			}
-			if o.format != "text" && o.format != "json" && o.format != "github" {
-				return &usageError{msg: fmt.Sprintf("unknown --format %q (want text, json or github)", o.format), hint: "sitemapkit validate --help"}
 			}
 			for _, r := range o.ignore {
 				if !slices.ContainsFunc(lint.Rules(), func(x *lint.Rule) bool { return x.Name == r }) {
@@ -107,7 +106,7 @@ EXIT STATUS
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "text", "output format: text, json, or github (workflow annotations)")
+	f.Var(&enumFlag{p: &o.format, names: validateFormats, def: "text"}, "format", "output format: text, json, github (workflow annotations) or sarif (SARIF 2.1.0, for GitHub code scanning)")
 	f.StringArrayVar(&o.ignore, "ignore", nil, "leave out the findings of this `RULE` (repeatable; sitemapkit help rules lists them)")
 	f.Var(&enumFlag{p: &o.failOn, names: []string{"error", "warning"}, def: "error"}, "fail-on", "exit 1 on errors, or on warnings too")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print the errors only: no warnings, infos or summary")
@@ -116,6 +115,9 @@ EXIT STATUS
 	addSiteFlags(f, &o.site)
 	return cmd
 }
+
+// validateFormats are validate's --format values.
+var validateFormats = []string{"text", "json", "github", "sarif"}
 
 func runValidate(ctx context.Context, a *app, o *validateOptions, args []string) error {
 	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule"}
@@ -134,11 +136,15 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 	rep := col.Report(files)
 
 	w := bufio.NewWriter(a.stdout)
-	if o.format == "json" {
+	if o.format == "json" || o.format == "sarif" {
+		var v any = rep
+		if o.format == "sarif" {
+			v = sarifReport(rep, o.quiet)
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep); err != nil {
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
 	} else {

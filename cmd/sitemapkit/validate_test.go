@@ -189,7 +189,7 @@ func TestValidateExitCodes(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"validate"}, 2, "at least one"},
-		{[]string{"validate", "--format", "xml", dir}, 2, "unknown --format"},
+		{[]string{"validate", "--format", "xml", dir}, 2, `"xml" is not one of text, json, github, sarif`},
 		{[]string{"validate", "--base", "example.com", dir}, 2, "--base"},
 		{[]string{"validate", "--bogus", dir}, 2, "unknown flag"},
 		{[]string{"validate", filepath.Join(dir, "missing.xml")}, 2, "nothing could be read"},

@@ -155,7 +155,7 @@ func TestCompletion(t *testing.T) {
 		"generate --index":   "auto always never",
 		"generate --lastmod": "auto git mtime none content",
 		"generate --format":  "xml txt",
-		"validate --format":  "text json github",
+		"validate --format":  "text json github sarif",
 		"read --format":      "jsonl csv text",
 		"submit --indexnow":  "on off",
 	} {
