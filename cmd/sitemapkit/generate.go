@@ -43,8 +43,11 @@ type generateOptions struct {
 	include, exclude, stripParams []string
 
 	quiet, dryRun bool
-	submit        bool
-	sf            submitFlags
+	// jsonSummary: --format json, the summary on stdout as JSON;
+	// formatGiven: --format named the sitemaps' format too.
+	jsonSummary, formatGiven bool
+	submit                   bool
+	sf                       submitFlags
 }
 
 const generateExample = `  # The site's setup in ./sitemapkit.toml (see "sitemapkit init"):
@@ -168,7 +171,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringVar(&c.PublicURL, "public-url", "", "the `URL` --out is served at, when not --base (e.g. https://www.example.com/sitemaps/)")
 	f.BoolVar(&c.Gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
 	f.Var(&enumFlag{p: &o.inputFormat, names: []string{"auto", "txt", "csv", "jsonl"}, def: "auto"}, "input-format", "read every input file as txt, csv or jsonl, whatever its name")
-	f.Var(newChoiceFlag(&c.Format, "format"), "format", "write xml or txt sitemaps")
+	f.Var(&genFormatFlag{set: newChoiceFlag(&c.Format, "format"), json: &o.jsonSummary, given: &o.formatGiven}, "format",
+		"write xml or txt sitemaps; json: print the summary as JSON (with a set format: --format txt,json)")
 	f.Var(newChoiceFlag(&c.Index, "index"), "index", "auto: an index only when one file is not enough; always; never (fail instead)")
 	f.IntVar(&c.MaxURLs, "max-urls", 0, fmt.Sprintf("at most `N` URLs per file (default %d)", def.MaxURLs))
 	f.Int64Var(&c.MaxBytes, "max-bytes", 0, fmt.Sprintf("at most `N` bytes per file, uncompressed (default %d)", def.MaxBytes))
@@ -243,6 +247,48 @@ func (e *enumFlag) Set(s string) error {
 
 func (e *enumFlag) Type() string { return strings.Join(e.names, "|") }
 
+// Choices are the values completion offers.
+func (e *enumFlag) Choices() []string { return e.names }
+
+// genFormatFlag is generate's --format: the sitemaps' format (xml, txt),
+// and json, which is the summary's. One flag for both, as validate's and
+// read's --format name what they print; a comma or a second --format
+// gives both ("txt,json").
+type genFormatFlag struct {
+	set         *enumFlag
+	json, given *bool
+}
+
+func (g *genFormatFlag) String() string {
+	s := g.set.String()
+	if *g.json {
+		if !*g.given {
+			return "json"
+		}
+		s += ",json"
+	}
+	return s
+}
+
+func (g *genFormatFlag) Set(s string) error {
+	for v := range strings.SplitSeq(s, ",") {
+		if strings.EqualFold(strings.TrimSpace(v), "json") {
+			*g.json = true
+			continue
+		}
+		if err := g.set.Set(strings.TrimSpace(v)); err != nil {
+			return fmt.Errorf("%q is not one of %s", v, strings.Join(g.Choices(), ", "))
+		}
+		*g.given = true
+	}
+	return nil
+}
+
+func (g *genFormatFlag) Type() string { return g.set.Type() + "|json" }
+
+// Choices are the values completion offers.
+func (g *genFormatFlag) Choices() []string { return append(slices.Clone(g.set.names), "json") }
+
 var _ pflag.Value = (*enumFlag)(nil)
 
 // dedupeCost is what de-duplication costs, as publish.Options.NoDedupe
@@ -295,7 +341,9 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	set("public-url", func() { cfg.PublicURL = f.PublicURL })
 	set("name", func() { cfg.Name = f.Name })
 	set("gzip", func() { cfg.Gzip = f.Gzip })
-	set("format", func() { cfg.Format = f.Format })
+	if path == "" || o.formatGiven {
+		cfg.Format = f.Format
+	}
 	set("index", func() { cfg.Index = f.Index })
 	set("max-urls", func() { cfg.MaxURLs = f.MaxURLs })
 	set("max-bytes", func() { cfg.MaxBytes = f.MaxBytes })
@@ -566,13 +614,14 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		}
 	}
 	if errors.Is(err, errDryRun) {
+		if tr != nil {
+			notes = append(notes, tr.changeLines(planned, true, bopts.Dir)...)
+		}
+		if o.jsonSummary {
+			return printJSONSummary(a.stdout, shown, planned, rep, notes)
+		}
 		if !o.quiet {
 			printSummary(a, shown, planned, rep, notes)
-			if tr != nil {
-				for _, l := range tr.changeLines(planned, true, bopts.Dir) {
-					fmt.Fprintln(a.stdout, l)
-				}
-			}
 		}
 		return nil
 	}
@@ -614,9 +663,14 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		killAt("feed-written")
 	}
 
-	if !o.quiet {
+	switch {
+	case o.jsonSummary:
+		if err := printJSONSummary(a.stdout, shown, res, rep, notes); err != nil {
+			return err
+		}
+	case !o.quiet:
 		printSummary(a, shown, res, rep, notes)
-	} else if rep.total > 0 {
+	case rep.total > 0:
 		rep.print(a.stderr)
 	}
 	for _, w := range res.Warnings {
@@ -624,7 +678,11 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 	if o.submit && tr != nil {
 		tr.close() // the run's hold on the state ends before submit takes it
-		if err := runSubmit(ctx, a, cfg, &o.sf, o.quiet); err != nil {
+		sa := *a
+		if o.jsonSummary {
+			sa.stdout = a.stderr // stdout holds one JSON document
+		}
+		if err := runSubmit(ctx, &sa, cfg, &o.sf, o.quiet); err != nil {
 			return err
 		}
 	}

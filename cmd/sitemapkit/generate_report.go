@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
@@ -339,4 +340,79 @@ func (p *progress) stop() {
 		close(p.done)
 		p.wg.Wait()
 	})
+}
+
+// jsonSummary is generate's summary as --format json prints it: what the
+// text summary says, as values (README, "generate --format json").
+type jsonSummary struct {
+	DryRun        bool         `json:"dry_run"`
+	Dir           string       `json:"dir"`
+	URLs          int          `json:"urls"`
+	Elapsed       float64      `json:"elapsed_seconds"`
+	Files         []jsonFile   `json:"files"`
+	Submit        []string     `json:"submit"`
+	Duplicates    int          `json:"duplicates"`
+	Refused       jsonRefusals `json:"refused"`
+	FieldsLeftOut jsonRefusals `json:"fields_left_out"`
+	Notes         []string     `json:"notes"`
+	Warnings      []string     `json:"warnings"`
+}
+
+type jsonFile struct {
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Index     bool   `json:"index"`
+	Group     string `json:"group,omitempty"`
+	Entries   int    `json:"entries"`
+	Bytes     int64  `json:"bytes"`
+	GzipBytes int64  `json:"gzip_bytes"`
+	LastMod   string `json:"lastmod,omitempty"`
+	Unchanged bool   `json:"unchanged"`
+}
+
+type jsonRefusals struct {
+	Count  int                 `json:"count"`
+	ByRule map[string]jsonRule `json:"by_rule"`
+}
+
+type jsonRule struct {
+	Count    int      `json:"count"`
+	Examples []string `json:"examples"`
+}
+
+func (r *refusals) json() jsonRefusals {
+	j := jsonRefusals{Count: r.total, ByRule: map[string]jsonRule{}}
+	for rule, n := range r.count {
+		j.ByRule[rule] = jsonRule{Count: n, Examples: r.examples[rule]}
+	}
+	return j
+}
+
+// printJSONSummary writes the summary of res (planned, with --dry-run) as
+// one JSON document.
+func printJSONSummary(w io.Writer, o publish.Options, res *publish.Result, rep *refusals, notes []string) error {
+	s := jsonSummary{
+		DryRun: res.Elapsed == 0, Dir: o.Dir, URLs: res.URLs, Elapsed: res.Elapsed.Seconds(),
+		Files: []jsonFile{}, Submit: res.Indexes, Duplicates: res.Duplicates,
+		Refused: rep.json(), FieldsLeftOut: rep.dropped.json(), Notes: notes, Warnings: res.Warnings,
+	}
+	for _, f := range res.Files {
+		s.Files = append(s.Files, jsonFile{Name: f.Name, URL: f.URL, Index: f.Index, Group: f.Group, Entries: f.Entries,
+			Bytes: f.Bytes, GzipBytes: f.GzipBytes, LastMod: f.LastMod, Unchanged: f.Kept})
+	}
+	for _, p := range []*[]string{&s.Submit, &s.Notes, &s.Warnings} {
+		if *p == nil {
+			*p = []string{}
+		}
+	}
+	return writeJSON(w, s)
+}
+
+// writeJSON writes v as the commands' JSON reports are written: indented,
+// URLs' & < > as they are.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

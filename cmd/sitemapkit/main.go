@@ -101,12 +101,12 @@ func newRootCommand(a *app) *cobra.Command {
 		newInitCommand(a),
 	)
 	// Completion offers the values of every flag that has a few.
-	formats := map[string][]string{"validate": {"text", "json", "github"}, "read": {"jsonl", "csv", "text"}}
+	formats := map[string][]string{"read": {"jsonl", "csv", "text"}}
 	for _, cmd := range root.Commands() {
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			values := formats[cmd.Name()]
-			if e, ok := f.Value.(*enumFlag); ok {
-				values = e.names
+			if e, ok := f.Value.(interface{ Choices() []string }); ok {
+				values = e.Choices()
 			} else if f.Name != "format" {
 				return
 			}

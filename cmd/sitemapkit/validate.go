@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -141,10 +140,7 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		if o.format == "sarif" {
 			v = sarifReport(rep, o.quiet)
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
+		if err := writeJSON(w, v); err != nil {
 			return err
 		}
 	} else {

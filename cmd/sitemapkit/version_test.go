@@ -154,7 +154,7 @@ func TestCompletion(t *testing.T) {
 	for args, want := range map[string]string{
 		"generate --index":   "auto always never",
 		"generate --lastmod": "auto git mtime none content",
-		"generate --format":  "xml txt",
+		"generate --format":  "xml txt json",
 		"validate --format":  "text json github sarif",
 		"read --format":      "jsonl csv text",
 		"submit --indexnow":  "on off",
