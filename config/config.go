@@ -91,6 +91,11 @@ type Config struct {
 	// PublicURL is the URL the out folder is served at, when it is not
 	// base (e.g. "https://www.example.com/sitemaps/"). Default: base.
 	PublicURL string `toml:"public_url"`
+	// Manifest is the file the set's manifest (its record of the files it
+	// published) is kept in, relative to this file. Default: in out, as
+	// .sitemapkit-manifest-NAME.json. Set it outside out when out is
+	// deployed as it is, so that the manifest is not published.
+	Manifest string `toml:"manifest"`
 	// Name is the stem of the files' names: letters, digits, "_" and "-".
 	// Default "sitemap": sitemap.xml, sitemap-1-….xml, …
 	Name string `toml:"name"`
@@ -385,6 +390,7 @@ func (c *Config) BuildOptions() publish.Options {
 		Dir:       c.Out,
 		Base:      c.Base,
 		PublicURL: c.PublicURL,
+		Manifest:  c.Manifest,
 		Name:      c.Name,
 		Gzip:      c.Gzip,
 		MaxURLs:   c.MaxURLs,
@@ -453,6 +459,7 @@ var optionNames = map[string]OptionName{
 	"Dir":       {"out", "--out"},
 	"Base":      {"base", "--base"},
 	"PublicURL": {"public_url", "--public-url"},
+	"Manifest":  {"manifest", "--manifest"},
 	"Name":      {"name", "--name"},
 	"Format":    {"format", "--format"},
 	"Gzip":      {"gzip", "--gzip"},
@@ -482,6 +489,7 @@ func (c *Config) resolve(dir string) {
 	}
 	c.Out = join(c.Out)
 	c.State = join(c.State)
+	c.Manifest = join(c.Manifest)
 	if c.Submit.Robots != "none" {
 		c.Submit.Robots = join(c.Submit.Robots)
 	}

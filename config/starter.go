@@ -77,6 +77,10 @@ out = "public/"
 public_url = ""
 # The files' name stem: sitemap.xml is the file to submit to search engines.
 name = {name}
+# Where the set's manifest (the record of the files it published) is kept
+# ("": in out, as .sitemapkit-manifest-NAME.json). Set it outside out when
+# out is deployed as it is, e.g. ".sitemapkit/manifest.json".
+manifest = ""
 # Gzip the child sitemaps (.xml.gz).
 gzip = false
 # "xml", or "txt" (one URL per line, without lastmod or extensions).

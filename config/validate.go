@@ -271,6 +271,9 @@ func (v *validator) tracking(c *Config) {
 	if c.State != "" && c.Out != "" && inside(c.State, c.Out) {
 		v.errorf([]string{"state"}, "state %q is inside out %q, which is published: keep it elsewhere, e.g. \".sitemapkit/state.db\" beside the config file", c.State, c.Out)
 	}
+	if c.Manifest != "" && c.State != "" && filepath.Clean(c.Manifest) == filepath.Clean(c.State) {
+		v.errorf([]string{"manifest"}, "manifest %q is the state's file: give each its own", c.Manifest)
+	}
 	if c.KeepDuplicates && c.State != "" {
 		v.errorf([]string{"keep_duplicates"}, "keep_duplicates cannot be used with state: the state remembers one entry, in one file, for each URL")
 	}

@@ -250,6 +250,17 @@ func New(opts Options) (*Builder, error) {
 		unlock()
 		return nil, err
 	}
+	if opts.Manifest != "" {
+		mdir := filepath.Dir(opts.Manifest)
+		if err := os.MkdirAll(mdir, 0o755); err != nil {
+			unlock()
+			return nil, dirError(mdir, err)
+		}
+		if err := removeLeftovers(mdir, tempPrefix+opts.Name+"."); err != nil {
+			unlock()
+			return nil, err
+		}
+	}
 	others := otherStems(opts.Dir, opts.Name)
 	if set, ok := others[opts.Name]; ok {
 		unlock()
@@ -269,7 +280,7 @@ func New(opts Options) (*Builder, error) {
 		b.seen = newSeenSet()
 	}
 	if opts.Stable {
-		old, _ := readManifest(opts.Dir, opts.Name) // a damaged one is reported by Publish
+		old, _, _ := loadManifest(opts) // a damaged one is reported by Publish
 		b.stable = newStableSet(opts, old)
 	}
 	b.pipe = newPipeline(opts.Dir, b.tempPrefix())

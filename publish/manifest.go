@@ -24,7 +24,8 @@ import (
 // renaming them leaves them named there, and the next run removes them if
 // its own set does not use them.
 //
-// It is kept beside the set as ".sitemapkit-manifest-NAME.json". Version 1
+// It is kept beside the set as ".sitemapkit-manifest-NAME.json", or where
+// Options.Manifest says. Version 1
 // is the only version: fields added since (entries) are optional, so that
 // a manifest written before them is still read, and one written now is
 // still read by an older sitemapkit.
@@ -58,11 +59,19 @@ const manifestPrefix = ".sitemapkit-manifest-"
 
 func manifestName(name string) string { return manifestPrefix + name + ".json" }
 
-// readManifest returns dir's manifest for the set name; a missing one is
-// an empty manifest. A damaged one is reported, and treated as empty: no
-// file is then removed.
-func readManifest(dir, name string) (*manifest, error) {
-	data, err := os.ReadFile(filepath.Join(dir, manifestName(name)))
+// manifestPath is where the manifest of the set o publishes is kept.
+func (o Options) manifestPath() string {
+	if o.Manifest != "" {
+		return o.Manifest
+	}
+	return filepath.Join(o.Dir, manifestName(o.WithDefaults().Name))
+}
+
+// readManifest returns the manifest at path; a missing one is an empty
+// manifest. A damaged one is reported, and treated as empty: no file is
+// then removed.
+func readManifest(path string) (*manifest, error) {
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &manifest{}, nil
 	}
@@ -71,17 +80,40 @@ func readManifest(dir, name string) (*manifest, error) {
 	}
 	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Version != manifestVersion {
-		return &manifest{}, fmt.Errorf("publish: ignoring damaged manifest %s", manifestName(name))
+		return &manifest{}, fmt.Errorf("publish: ignoring damaged manifest %s", path)
 	}
 	return &m, nil
 }
 
-func writeManifest(dir, prefix string, m *manifest) error {
+// loadManifest reads the manifest of the set o publishes. When
+// Options.Manifest moved it out of Dir, a manifest left in Dir is from
+// (read when the new place has none yet, as on the first run after the
+// move), for the run that writes the manifest at its new place to remove.
+func loadManifest(o Options) (m *manifest, from string, err error) {
+	m, err = readManifest(o.manifestPath())
+	if o.Manifest == "" || err != nil {
+		return m, "", err
+	}
+	from = filepath.Join(o.Dir, manifestName(o.WithDefaults().Name))
+	fi, serr := os.Lstat(from)
+	if serr != nil {
+		return m, "", err
+	}
+	if to, err := os.Lstat(o.Manifest); err == nil && os.SameFile(fi, to) {
+		return m, "", nil
+	}
+	if m.Version == 0 {
+		m, err = readManifest(from)
+	}
+	return m, from, err
+}
+
+func writeManifest(path, prefix string, m *manifest) error {
 	data, err := json.MarshalIndent(m, "", "\t")
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
-	return writeFileAtomic(dir, manifestName(m.Name), prefix, append(data, '\n'), false)
+	return writeFileAtomic(filepath.Dir(path), filepath.Base(path), prefix, append(data, '\n'), false)
 }
 
 // find returns the record of name among the published and pending files.
@@ -167,7 +199,7 @@ func otherStems(dir, name string) map[string]string {
 		if set == name || !ValidName(set) {
 			continue
 		}
-		m, err := readManifest(dir, set)
+		m, err := readManifest(p)
 		if err != nil {
 			continue
 		}
@@ -264,18 +296,21 @@ func sameBytes(a, b string) (bool, error) {
 	}
 }
 
-// Published returns the files of the set name published in dir, as its
-// manifest records them (index files first), with their public URLs under
-// publicURL: what a later step (package submit) announces. A set never
-// published has none.
-func Published(dir, name, publicURL string) ([]File, error) {
-	m, err := readManifest(dir, name)
+// Published returns the files of the set o publishes, as its manifest
+// records them (index files first), with their public URLs: what a later
+// step (package submit) announces. A set never published has none.
+func Published(o Options) ([]File, error) {
+	m, _, err := loadManifest(o)
 	if err != nil {
 		return nil, err
 	}
+	public := o.WithDefaults().PublicURL
+	if public == "" {
+		public = o.WithDefaults().Base
+	}
 	var files []File
 	for _, f := range m.Files {
-		files = append(files, File{Name: f.Name, URL: publicURL + f.Name, Entries: f.Entries, Bytes: f.Bytes,
+		files = append(files, File{Name: f.Name, URL: public + f.Name, Entries: f.Entries, Bytes: f.Bytes,
 			Index: f.Index, Group: f.Group, LastMod: f.LastMod, Sum: f.Sum})
 	}
 	return files, nil

@@ -13,17 +13,17 @@ import (
 
 func TestManifestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	m, err := readManifest(dir, "sitemap")
+	m, err := readManifest(filepath.Join(dir, manifestName("sitemap")))
 	if err != nil || len(m.Files) != 0 {
 		t.Fatalf("missing manifest: %+v, %v; want empty, nil", m, err)
 	}
 	want := &manifest{Version: 1, Name: "sitemap",
 		Files:   []manifestFile{{Name: "sitemap.xml", Bytes: 10, Disk: 10, Sum: "0123456789abcdef", Index: true}},
 		Pending: []manifestFile{{Name: "sitemap-1-01234567.xml", Bytes: 5, Disk: 5, Sum: "0123456700000000"}}}
-	if err := writeManifest(dir, ".sitemapkit-tmp-sitemap.", want); err != nil {
+	if err := writeManifest(filepath.Join(dir, manifestName("sitemap")), ".sitemapkit-tmp-sitemap.", want); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readManifest(dir, "sitemap")
+	got, err := readManifest(filepath.Join(dir, manifestName("sitemap")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,13 +34,13 @@ func TestManifestRoundTrip(t *testing.T) {
 		t.Error("find misses a pending file")
 	}
 	// Another set's manifest is another file.
-	if other, _ := readManifest(dir, "news"); len(other.Files) != 0 {
+	if other, _ := readManifest(filepath.Join(dir, manifestName("news"))); len(other.Files) != 0 {
 		t.Errorf("set news sees set sitemap's manifest")
 	}
 	if err := os.WriteFile(filepath.Join(dir, manifestName("sitemap")), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := readManifest(dir, "sitemap"); err == nil || len(m.Files) != 0 {
+	if m, err := readManifest(filepath.Join(dir, manifestName("sitemap"))); err == nil || len(m.Files) != 0 {
 		t.Errorf("damaged manifest: %+v, %v; want empty and an error", m, err)
 	}
 }
@@ -65,7 +65,7 @@ func TestManifestReadsOldFormat(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, manifestName("sitemap")), []byte(oldManifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := readManifest(dir, "sitemap")
+	m, err := readManifest(filepath.Join(dir, manifestName("sitemap")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestRepublishOverOldManifest(t *testing.T) {
 			t.Errorf("%s not kept", f.Name)
 		}
 	}
-	m, err := readManifest(dir, "sitemap")
+	m, err := readManifest(filepath.Join(dir, manifestName("sitemap")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,4 +247,62 @@ func TestChangedFileNotRemoved(t *testing.T) {
 			t.Errorf("%s: warnings on the next run: %q", edit.name, res.Warnings)
 		}
 	}
+}
+
+// TestManifestElsewhere: with Options.Manifest the manifest is kept there,
+// never in Dir; the first run with it takes over the one in Dir (so files
+// of the set are still removed and kept as they should be) and removes it;
+// Published reads it there.
+func TestManifestElsewhere(t *testing.T) {
+	dir := t.TempDir()
+	mpath := filepath.Join(t.TempDir(), "state", "manifest.json")
+	opts := Options{Dir: dir, Base: base, MaxURLs: 10}
+	first := build(t, opts, items(0, 25))
+
+	opts.Manifest = mpath
+	second := build(t, opts, items(0, 15)) // the third child is gone
+	if _, err := os.Stat(filepath.Join(dir, manifestName("sitemap"))); err == nil {
+		t.Error("the manifest in Dir is still there after the move")
+	}
+	m, err := readManifest(mpath)
+	if err != nil || len(m.Files) != len(second.Files) {
+		t.Fatalf("manifest at %s: %+v, %v; want the %d files of the set", mpath, m, err, len(second.Files))
+	}
+	for _, f := range first.Files {
+		_, err := os.Stat(filepath.Join(dir, f.Name))
+		if kept := slices.ContainsFunc(second.Files, func(g File) bool { return g.Name == f.Name }); kept != (err == nil) {
+			t.Errorf("%s of the first run: on disk %v, in the second set %v", f.Name, err == nil, kept)
+		}
+	}
+	var entries []string
+	des, _ := os.ReadDir(dir)
+	for _, de := range des {
+		entries = append(entries, de.Name())
+	}
+	if want := names(second.Files); !sameElements(entries, want) {
+		t.Errorf("Dir holds %v, want the set's files alone %v", entries, want)
+	}
+
+	files, err := Published(opts)
+	if err != nil || len(files) != len(second.Files) || files[0].URL != base+"sitemap.xml" {
+		t.Errorf("Published: %+v, %v", files, err)
+	}
+	if files, _ := Published(Options{Dir: dir, Base: base}); len(files) != 0 {
+		t.Errorf("Published without Manifest finds %d files in Dir", len(files))
+	}
+
+	if err := os.Mkdir(filepath.Join(dir, "m"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts.Manifest = filepath.Join(dir, "m")
+	if _, err := New(opts); err == nil || !strings.Contains(err.Error(), "is a folder") {
+		t.Errorf("Manifest a folder: %v", err)
+	}
+}
+
+func sameElements(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/loc"
@@ -36,6 +37,16 @@ type Options struct {
 	// Default "sitemap": the set is sitemap.xml, with children
 	// sitemap-1-XXXXXXXX.xml and so on.
 	Name string
+	// Manifest is the file the set's manifest is kept in (the record of
+	// the files it published, which lets a later run remove only its own
+	// files and leave unchanged ones as they are). Default:
+	// Dir/.sitemapkit-manifest-NAME.json. Set it outside Dir when Dir is
+	// deployed as it is, so that the manifest is not published with the
+	// site. The first run with a new Manifest takes over the one in Dir,
+	// and removes it. Sets that share Dir see each other's names through
+	// the manifests in Dir only: give those that keep theirs elsewhere
+	// names no other set uses.
+	Manifest string
 	// Format is sitemap.FormatURLSet (default) or sitemap.FormatText.
 	Format sitemap.Format
 	// Gzip writes the children gzipped (.xml.gz, .txt.gz). See the package
@@ -135,6 +146,9 @@ func (o Options) Check() error {
 	}
 	if o.Dir == "" {
 		errs = append(errs, &OptionError{Field: "Dir", Value: o.Dir, Err: ErrRequired})
+	}
+	if fi, err := os.Stat(o.Manifest); o.Manifest != "" && err == nil && fi.IsDir() {
+		bad("Manifest", o.Manifest, "%q is a folder: give the manifest file's path, e.g. .sitemapkit/manifest.json", o.Manifest)
 	}
 	if o.PublicURL != "" {
 		if err := checkURL("PublicURL", o.PublicURL); err != nil {

@@ -70,6 +70,9 @@ type publication struct {
 	// files of the set's name shapes, pending removal.
 	next    *manifest
 	rewrite bool // next differs from the old manifest: it must be written
+	// movedFrom is the manifest in Dir that Options.Manifest replaces,
+	// removed once the manifest is written at its new place.
+	movedFrom string
 }
 
 // files returns every file of the new set, index files first.
@@ -417,7 +420,7 @@ func (b *Builder) announce(p *publication) error {
 	if p.announce == nil {
 		return nil
 	}
-	return writeManifest(b.opts.Dir, b.tempPrefix(), p.announce)
+	return writeManifest(b.opts.manifestPath(), b.tempPrefix(), p.announce)
 }
 
 // putNew renames tmp to dir/name, a name plan found free; a file that
@@ -448,12 +451,18 @@ func errTaken(path string) error {
 func (b *Builder) retire(p *publication) {
 	dir, next := b.opts.Dir, p.next
 	stale := next.Pending
-	if p.rewrite {
-		if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
+	if p.rewrite || p.movedFrom != "" {
+		if err := writeManifest(b.opts.manifestPath(), b.tempPrefix(), next); err != nil {
 			// The new set is live, and the old manifest still names every
 			// file: the next run will tidy up.
 			b.res.Warnings = append(b.res.Warnings, err.Error())
 			stale = nil
+		} else if p.movedFrom != "" {
+			// The manifest's new place holds it: the old one goes, not to
+			// be deployed with the site any more.
+			if err := os.Remove(p.movedFrom); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				b.res.Warnings = append(b.res.Warnings, fmt.Sprintf("publish: the manifest was moved to %s, but its old copy stays: %v", b.opts.Manifest, err))
+			}
 		}
 	}
 	b.at("manifest-written")
@@ -478,14 +487,14 @@ func (b *Builder) retire(p *publication) {
 		}
 	}
 	next.Pending = left
-	if err := writeManifest(dir, b.tempPrefix(), next); err != nil {
+	if err := writeManifest(b.opts.manifestPath(), b.tempPrefix(), next); err != nil {
 		b.res.Warnings = append(b.res.Warnings, err.Error())
 	}
 }
 
 // publish swaps the finished set in: plan, stage, swap, retire.
 func (b *Builder) publish(ctx context.Context) error {
-	old, err := readManifest(b.opts.Dir, b.opts.Name)
+	old, from, err := loadManifest(b.opts)
 	if err != nil {
 		b.res.Warnings = append(b.res.Warnings, err.Error())
 	}
@@ -493,6 +502,7 @@ func (b *Builder) publish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	p.movedFrom = from
 	if err := b.stage(ctx, p); err != nil {
 		return err
 	}

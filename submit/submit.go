@@ -21,6 +21,9 @@ type Options struct {
 	// Dir, Name and PublicURL locate the published set (publish.Options'
 	// fields of the same names, defaults applied); Base is the site.
 	Dir, Name, PublicURL, Base string
+	// Manifest is publish.Options.Manifest: where the set's manifest is
+	// kept, when not in Dir.
+	Manifest string
 	// Outbox is the state's (state.Store.Outbox): the changes to send and
 	// the notifications pending.
 	Outbox *state.Outbox
@@ -75,7 +78,7 @@ const feedFile = "feed.xml"
 // the next call.
 func Submit(ctx context.Context, o Options) (*Report, error) {
 	rep := &Report{}
-	files, err := publish.Published(o.Dir, o.Name, o.PublicURL)
+	files, err := publish.Published(publish.Options{Dir: o.Dir, Name: o.Name, PublicURL: o.PublicURL, Base: o.Base, Manifest: o.Manifest})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +92,11 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		tops = files // a lone sitemap is its own index
 	}
 	if len(tops) == 0 {
-		return nil, fmt.Errorf("no sitemap set %q is published in %s: run generate first", o.Name, o.Dir)
+		where := "its manifest is not in " + o.Dir + ": run generate first, or give the manifest's place (generate --manifest) to submit too"
+		if o.Manifest != "" {
+			where = o.Manifest + " records none: run generate first"
+		}
+		return nil, fmt.Errorf("no sitemap set %q is published in %s (%s)", o.Name, o.Dir, where)
 	}
 	if err := o.keepRobots(tops, rep); err != nil {
 		return nil, err

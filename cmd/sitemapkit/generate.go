@@ -169,6 +169,7 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringVar(&c.Base, "base", "", "the site's `URL`, e.g. https://www.example.com/ (required); every URL must be on it")
 	f.StringVar(&c.Out, "out", "", "the folder `DIR` to publish into (required); created if missing")
 	f.StringVar(&c.PublicURL, "public-url", "", "the `URL` --out is served at, when not --base (e.g. https://www.example.com/sitemaps/)")
+	f.StringVar(&c.Manifest, "manifest", "", "keep the set's manifest in `FILE`, e.g. outside --out when --out is deployed as it is\n(default --out/.sitemapkit-manifest-NAME.json)")
 	f.BoolVar(&c.Gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
 	f.Var(&enumFlag{p: &o.inputFormat, names: []string{"auto", "txt", "csv", "jsonl"}, def: "auto"}, "input-format", "read every input file as txt, csv or jsonl, whatever its name")
 	f.Var(&genFormatFlag{set: newChoiceFlag(&c.Format, "format"), json: &o.jsonSummary, given: &o.formatGiven}, "format",
@@ -339,6 +340,7 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	set("base", func() { cfg.Base = f.Base })
 	set("out", func() { cfg.Out = f.Out })
 	set("public-url", func() { cfg.PublicURL = f.PublicURL })
+	set("manifest", func() { cfg.Manifest = f.Manifest })
 	set("name", func() { cfg.Name = f.Name })
 	set("gzip", func() { cfg.Gzip = f.Gzip })
 	if path == "" || o.formatGiven {
@@ -436,6 +438,7 @@ var keyFlags = map[string]string{
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 	"keep_duplicates": "--no-dedupe", "state": "--state", "feed": "--feed", "feed_entries": "--feed-entries",
 	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector", "timezone": "--timezone",
+	"manifest": "--manifest",
 }
 
 // requiredWhat says what a required option given as empty is.

@@ -98,7 +98,7 @@ const submitExample = `  # The site's setup in ./sitemapkit.toml, its [submit] t
 
 func newSubmitCommand(a *app) *cobra.Command {
 	var configPath string
-	var base, out, statePath, publicURL, name string
+	var base, out, statePath, publicURL, name, manifest string
 	sf := &submitFlags{}
 	var quiet bool
 	cmd := &cobra.Command{
@@ -122,9 +122,9 @@ func newSubmitCommand(a *app) *cobra.Command {
 				}
 			}
 			f := cmd.Flags()
-			for flag, p := range map[string]*string{"base": &cfg.Base, "out": &cfg.Out, "state": &cfg.State, "public-url": &cfg.PublicURL, "name": &cfg.Name} {
+			for flag, p := range map[string]*string{"base": &cfg.Base, "out": &cfg.Out, "state": &cfg.State, "public-url": &cfg.PublicURL, "name": &cfg.Name, "manifest": &cfg.Manifest} {
 				if f.Changed(flag) {
-					*p = map[string]string{"base": base, "out": out, "state": statePath, "public-url": publicURL, "name": name}[flag]
+					*p = map[string]string{"base": base, "out": out, "state": statePath, "public-url": publicURL, "name": name, "manifest": manifest}[flag]
 				}
 			}
 			sf.apply(f, &cfg.Submit)
@@ -147,6 +147,7 @@ func newSubmitCommand(a *app) *cobra.Command {
 	f.StringVar(&statePath, "state", "", "the state `FILE` generate --state keeps")
 	f.StringVar(&publicURL, "public-url", "", "the `URL` --out is served at, when not --base")
 	f.StringVar(&name, "name", "", "the set's name `STEM` (default sitemap)")
+	f.StringVar(&manifest, "manifest", "", "the `FILE` generate --manifest keeps the set's manifest in, when not in --out")
 	sf.register(f, true)
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
@@ -176,7 +177,7 @@ func runSubmit(ctx context.Context, a *app, cfg *config.Config, sf *submitFlags,
 		return stateError(err)
 	}
 	sub := cfg.Submit
-	o := submit.Options{Dir: bo.Dir, Name: bo.Name, PublicURL: public, Base: bo.Base, Outbox: ob, Force: sf.force, DryRun: sf.dryRun}
+	o := submit.Options{Dir: bo.Dir, Name: bo.Name, PublicURL: public, Base: bo.Base, Manifest: bo.Manifest, Outbox: ob, Force: sf.force, DryRun: sf.dryRun}
 	var robotsNote string
 	switch {
 	case sub.Robots == "none":
