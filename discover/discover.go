@@ -125,6 +125,10 @@ type Document struct {
 	// Parent names the index or robots.txt that listed the document; ""
 	// for a start.
 	Parent string
+	// ParentLine is the line of Parent that named the document: its
+	// Sitemap: line, or its <loc> in the index. 0 when unknown, or for a
+	// start. A document that cannot be read is missing from there.
+	ParentLine int
 	// Depth is 0 for a start or a robots.txt Sitemap: line, and one more
 	// for each index above the document.
 	Depth int
@@ -214,7 +218,8 @@ func (k Kind) String() string {
 // An Error is a finding of the walk.
 type Error struct {
 	Kind Kind
-	// Line is the robots.txt line of a Sitemap: line finding; 0 otherwise.
+	// Line is the line of the listing the finding is about: a robots.txt
+	// Sitemap: line, an index's <loc>; 0 otherwise.
 	Line int
 	// Err is the cause, when there is one: a fetch or file error, the
 	// reader's error of a Damaged index.

@@ -82,9 +82,9 @@ func newWalker(ctx context.Context, o Options) *walker {
 // An item is a node of the walk: a document, a robots.txt or a folder.
 type item struct {
 	doc      *Document
-	robots   bool     // a robots.txt to fetch
-	children []*item  // found by the item's run
-	locs     []string // an index's <loc>s
+	robots   bool       // a robots.txt to fetch
+	children []*item    // found by the item's run
+	locs     []childLoc // an index's <loc>s
 	done     chan struct{}
 	started  bool // a worker runs it; set by the scheduler
 
@@ -127,6 +127,20 @@ func ready(d *Document) *item {
 
 func problem(kind Kind, err error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Err: err, msg: fmt.Sprintf(format, args...)}
+}
+
+// lineProblem is a finding about the line of a listing: a Sitemap: line,
+// an index's <loc>.
+func lineProblem(line int, kind Kind, format string, args ...any) *Error {
+	p := problem(kind, nil, format, args...)
+	p.Line = line
+	return p
+}
+
+// A childLoc is an index's <loc>, and the line it is on.
+type childLoc struct {
+	loc  string
+	line int
 }
 
 func (d *Document) add(e *Error) { d.Problems = append(d.Problems, e) }
@@ -188,7 +202,7 @@ func (w *walker) publicURL(rel string) string {
 // itself comes first, as a Listing.
 func (w *walker) folderItems(dir string) []*item {
 	var indexes, others []string
-	children := map[string][]string{}
+	children := map[string][]childLoc{}
 	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -221,7 +235,7 @@ func (w *walker) folderItems(dir string) []*item {
 	listed := map[string]bool{}
 	for _, ix := range indexes {
 		for _, c := range children[ix] {
-			if p, ok := besideFile(ix, c); ok && p != ix {
+			if p, ok := besideFile(ix, c.loc); ok && p != ix {
 				listed[p] = true
 			}
 		}
@@ -237,7 +251,7 @@ func (w *walker) folderItems(dir string) []*item {
 		}
 		reached[ix] = true
 		for _, c := range children[ix] {
-			if p, ok := besideFile(ix, c); ok {
+			if p, ok := besideFile(ix, c.loc); ok {
 				reach(p)
 			}
 		}
@@ -281,15 +295,15 @@ func (w *walker) folderItems(dir string) []*item {
 // readHead detects r's format and, for an index, reads its <loc>s: the
 // one place an index's children are collected. err is what stopped the
 // reading of an index (nil at its end).
-func readHead(r io.Reader) (sitemap.Format, []string, error) {
+func readHead(r io.Reader) (sitemap.Format, []childLoc, error) {
 	rd := sitemap.NewReader(r)
 	u, err := rd.Read()
 	if rd.Format() != sitemap.FormatIndex {
 		return rd.Format(), nil, nil
 	}
-	var locs []string
+	var locs []childLoc
 	for ; err == nil; u, err = rd.Read() {
-		locs = append(locs, u.Loc)
+		locs = append(locs, childLoc{u.Loc, rd.FieldPos("loc", 0).Line})
 	}
 	if err == io.EOF {
 		err = nil
@@ -521,7 +535,7 @@ func (w *walker) runRobots(it *item) {
 			p.Line = sm.Line
 			d.add(p)
 		}
-		c := &Document{Name: sm.URL, URL: sm.URL, Parent: d.Name}
+		c := &Document{Name: sm.URL, URL: sm.URL, Parent: d.Name, ParentLine: sm.Line}
 		if cu, err := url.Parse(sm.URL); err == nil && cu.Host != ru.Host {
 			// Cross-submission: the robots.txt of the site vouches for a
 			// sitemap hosted elsewhere; its URLs must be the site's.
@@ -558,7 +572,9 @@ func (w *walker) childItems(it *item) []*item {
 		var out []*item
 		for _, c := range it.children {
 			if !w.markSeen(c.doc.Name) {
-				d.add(problem(Relisted, nil, "robots.txt lists %s, which was read already (robots.txt listing itself, or a loop); not read again", c.doc.Name))
+				p := problem(Relisted, nil, "robots.txt lists %s, which was read already (robots.txt listing itself, or a loop); not read again", c.doc.Name)
+				p.Line = c.doc.ParentLine
+				d.add(p)
 				continue
 			}
 			out = append(out, c)
@@ -581,10 +597,10 @@ func (w *walker) childItems(it *item) []*item {
 		return nil
 	}
 	var out []*item
-	offline, firstOffline := 0, ""
+	offline, firstOffline, offlineLine := 0, "", 0
 	for _, c := range it.locs {
-		loc := strings.TrimSpace(c)
-		cd := &Document{Name: loc, Parent: d.Name, Depth: d.Depth + 1}
+		loc := strings.TrimSpace(c.loc)
+		cd := &Document{Name: loc, Parent: d.Name, ParentLine: c.line, Depth: d.Depth + 1}
 		if u, err := url.Parse(loc); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 			cd.URL = loc
 		}
@@ -595,7 +611,7 @@ func (w *walker) childItems(it *item) []*item {
 				// One finding for all of them: an index of 50,000 remote
 				// children read offline must not give 50,000 lines.
 				if offline++; offline == 1 {
-					firstOffline = loc
+					firstOffline, offlineLine = loc, c.line
 					if len(loc) > 100 {
 						firstOffline = loc[:100] + "…"
 					}
@@ -620,9 +636,9 @@ func (w *walker) childItems(it *item) []*item {
 		}
 		if !w.markSeen(key) {
 			if key == d.Name || (d.Local && key == mustAbs(d.Name)) {
-				d.add(problem(Loop, nil, "the index lists itself; not read again"))
+				d.add(lineProblem(c.line, Loop, "the index lists itself; not read again"))
 			} else if chain := it.loopTo(key); chain != "" {
-				d.add(problem(Loop, nil, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))
+				d.add(lineProblem(c.line, Loop, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))
 			} else if ci.crossFrom != nil {
 				// Read already (through a redirect, or another list),
 				// but this index's listing of it is judged all the same:
@@ -635,7 +651,7 @@ func (w *walker) childItems(it *item) []*item {
 		out = append(out, ci)
 	}
 	if offline > 0 {
-		d.add(problem(FetchFailed, nil, "%d of its %d children are not in its folder and were not fetched (--offline), e.g. %s", offline, len(it.locs), firstOffline))
+		d.add(lineProblem(offlineLine, FetchFailed, "%d of its %d children are not in its folder and were not fetched (--offline), e.g. %s", offline, len(it.locs), firstOffline))
 	}
 	return out
 }

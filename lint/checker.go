@@ -447,7 +447,11 @@ func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
 	d.res.Children = append(d.res.Children, u.Loc)
 	d.c.mu.Lock()
 	h := d.c.hash(u.Loc)
-	d.c.indexChildren.add(h)
+	if h != d.publicHash {
+		// An index listing itself is one finding, the walk's loop, not
+		// also a nested index.
+		d.c.indexChildren.add(h)
+	}
 	d.c.mu.Unlock()
 	if !d.local.add(h) {
 		d.add(DuplicateURL, d.fieldPos("loc", 0), "sitemap listed twice in this index: "+u.Loc)

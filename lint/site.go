@@ -99,11 +99,22 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 
 // reportWalk turns the walk's findings about d into diagnostics: each
 // Kind names its rule, but a damaged index, which the checker reports
-// reading its Body.
+// reading its Body. A listed document that could not be read is missing
+// from the line that listed it (an index's <loc>, a Sitemap: line): its
+// findings are reported there, which is where it is fixed, and where CI
+// annotations can show it.
 func reportWalk(c *Checker, d *discover.Document) {
+	file, line, prefix := d.Name, 0, ""
+	if d.Body == nil && !d.Listing && d.Parent != "" && d.ParentLine > 0 {
+		file, line, prefix = d.Parent, d.ParentLine, d.Name+": "
+	}
 	for _, p := range d.Problems {
 		if r := Lookup(p.Kind.String()); r != nil && p.Kind != discover.Damaged {
-			c.reportf(r, d.Name, p.Line, 0, "%s", p.Error())
+			if p.Line > 0 {
+				c.reportf(r, d.Name, p.Line, 0, "%s", p.Error())
+			} else {
+				c.reportf(r, file, line, 0, "%s%s", prefix, p.Error())
+			}
 		}
 	}
 }

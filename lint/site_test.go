@@ -28,10 +28,15 @@ func (r *siteResult) rules() map[string]int {
 	return m
 }
 
+// has asserts a finding of rule about the document named *fileSuffix:
+// on it, or, for a listed document that could not be read, on the line
+// that listed it, naming it.
 func (r *siteResult) has(t *testing.T, rule, fileSuffix, msgPart string) {
 	t.Helper()
 	for _, d := range r.diags {
-		if d.Rule == rule && strings.HasSuffix(d.File, fileSuffix) && strings.Contains(d.Message, msgPart) {
+		named, _, _ := strings.Cut(d.Message, ": ")
+		about := strings.HasSuffix(d.File, fileSuffix) || d.Line > 0 && strings.HasSuffix(named, fileSuffix)
+		if d.Rule == rule && about && strings.Contains(d.Message, msgPart) {
 			return
 		}
 	}
@@ -130,6 +135,11 @@ func TestHostileSites(t *testing.T) {
 		s.Page("/s1.xml", sitetest.URLSet("{{.}}/a"))
 		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
 		r.has(t, "nested-index", "/sitemap.xml", "")
+		// Once, on the line that lists it, not also as "listed by
+		// another index".
+		if n := r.rules()["nested-index"]; n != 1 || r.diags[0].Line != 3 {
+			t.Errorf("%d nested-index findings, want 1 at line 3:\n%s", n, r)
+		}
 		if s.Hits("/sitemap.xml") != 1 || s.Hits("/s1.xml") != 1 {
 			t.Errorf("fetched sitemap.xml %d times, s1.xml %d times", s.Hits("/sitemap.xml"), s.Hits("/s1.xml"))
 		}
@@ -162,6 +172,13 @@ func TestHostileSites(t *testing.T) {
 		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
 		r.has(t, "http-error", "/missing.xml", "404")
 		r.has(t, "http-error", "/broken.xml", "500")
+		// Each is tied to the index line that named it.
+		for i, want := range []string{"/missing.xml: HTTP 404", "/broken.xml: HTTP 500"} {
+			d := r.diags[i]
+			if d.File != s.URL+"/sitemap.xml" || d.Line != 3+i || !strings.HasPrefix(d.Message, s.URL+want) {
+				t.Errorf("finding %d: %s, want it at sitemap.xml:%d naming %s", i, d, 3+i, want)
+			}
+		}
 	})
 	t.Run("gzip bomb", func(t *testing.T) {
 		s := sitetest.New(t)

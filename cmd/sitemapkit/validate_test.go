@@ -236,8 +236,9 @@ func TestValidateSiteOverHTTP(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		w.URL + "/gone.xml: error[http-error]: HTTP 404 Not Found",
-		w.URL + "/slow.xml: error[fetch-error]: timed out after 300ms",
+		// A missing sitemap is reported on the index line that lists it.
+		w.URL + "/sitemap.xml:5: error[http-error]: " + w.URL + "/gone.xml: HTTP 404 Not Found",
+		w.URL + "/sitemap.xml:6: error[fetch-error]: " + w.URL + "/slow.xml: timed out after 300ms",
 		w.URL + "/s2.xml: info[redirect]: 301 redirect from " + w.URL + "/s2.xml to " + w.URL + "/s1-moved.xml",
 		"5 files (3 read), 2 URLs: 2 errors, 0 warnings, 1 info",
 	} {
@@ -292,9 +293,10 @@ func TestValidateMaxPerRule(t *testing.T) {
 	}
 }
 
-// TestValidateMaxPerRuleAcrossWalk: findings about whole documents are
-// capped across the walk, not per file: 2,000 children that answer 404
-// gave 2,000 lines, one per child's file.
+// TestValidateMaxPerRuleAcrossWalk: 2,000 children of an index that
+// answer 404 are reported on the index's lines, and capped there; findings
+// about whole documents (starts that answer 404) are capped across the
+// walk, not per file, which would give a line per document.
 func TestValidateMaxPerRuleAcrossWalk(t *testing.T) {
 	w := sitetest.New(t)
 	var locs []string
@@ -303,11 +305,24 @@ func TestValidateMaxPerRuleAcrossWalk(t *testing.T) {
 	}
 	w.Page("/index.xml", sitetest.Index(locs...))
 	_, out, _ := sk(t, "validate", "--max-per-rule", "10", w.URL+"/index.xml")
+	if n := strings.Count(out, ".xml: HTTP 404"); n != 10 {
+		t.Errorf("%d http-error lines listed, want 10", n)
+	}
+	// Each is on the index's line that lists it: the index's cap.
+	if !strings.Contains(out, "/index.xml: error[http-error]: 1990 more http-error findings in this file not shown (--max-per-rule 10)") ||
+		!strings.Contains(out, "2,000 errors") {
+		t.Errorf("omitted findings must be counted and said:\n%.2000s", out)
+	}
+
+	args := []string{"validate", "--max-per-rule", "10"}
+	for i := range 300 {
+		args = append(args, fmt.Sprintf("%s/gone%d.xml", w.URL, i))
+	}
+	_, out, _ = sk(t, args...)
 	if n := strings.Count(out, "error[http-error]: HTTP 404"); n != 10 {
 		t.Errorf("%d http-error lines listed, want 10", n)
 	}
-	if !strings.Contains(out, "error[http-error]: 1990 more http-error findings about this and later documents not shown (--max-per-rule 10, across the walk)") ||
-		!strings.Contains(out, "2,000 errors") {
+	if !strings.Contains(out, "error[http-error]: 290 more http-error findings about this and later documents not shown (--max-per-rule 10, across the walk)") {
 		t.Errorf("omitted findings must be counted and said:\n%.2000s", out)
 	}
 }
