@@ -61,6 +61,11 @@ type Options struct {
 	// site with more than 100,000 sitemaps is either huge or hostile; past
 	// the cap the walk ends with a Limit finding.
 	MaxDocuments int
+	// Robots is a robots.txt file read instead of fetching any: it stands
+	// for every host's, to judge a site's sitemaps and URLs by the
+	// robots.txt about to be deployed with them, offline. "": each host's
+	// robots.txt is fetched (except Offline).
+	Robots string
 	// Transport makes the HTTP requests. Default (nil): http.DefaultTransport.
 	Transport http.RoundTripper
 }

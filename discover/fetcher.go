@@ -23,6 +23,7 @@ import (
 type Fetcher struct {
 	client *fetch.Client
 	ua     string
+	o      Options // defaults applied
 
 	mu     sync.Mutex
 	robots map[string]*robotsEntry // by scheme://host
@@ -45,6 +46,7 @@ func NewFetcher(o Options) *Fetcher {
 	return &Fetcher{
 		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes, Transport: o.Transport},
 		ua:     o.UserAgent,
+		o:      o,
 		robots: map[string]*robotsEntry{},
 	}
 }
@@ -52,6 +54,9 @@ func NewFetcher(o Options) *Fetcher {
 // robotsFor fetches (once) the robots.txt of u's scheme and host.
 func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 	key := u.Scheme + "://" + u.Host
+	if f.o.Robots != "" {
+		key = "" // one file stands for every host's
+	}
 	f.mu.Lock()
 	e := f.robots[key]
 	if e == nil {
@@ -60,6 +65,10 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 	}
 	f.mu.Unlock()
 	e.once.Do(func() {
+		if f.o.Robots != "" {
+			f.robotsFile(e)
+			return
+		}
 		ru := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
 		resp, err := f.client.Get(ctx, ru.String())
 		if err != nil {
@@ -95,6 +104,50 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 	return e
 }
 
+// robotsFile reads Options.Robots into e: a file that cannot be read is
+// an unreachable robots.txt.
+func (f *Fetcher) robotsFile(e *robotsEntry) {
+	file, err := os.Open(f.o.Robots)
+	if err == nil {
+		defer file.Close()
+		var data []byte
+		if data, err = io.ReadAll(io.LimitReader(file, robots.MaxBytes+1)); err == nil {
+			e.r = robots.Parse(data, nil)
+			if e.r.Truncated {
+				var c lineCounter
+				io.Copy(&c, file)
+				e.ignored, e.ignoredLines = int64(len(data)-robots.MaxBytes)+c.bytes, c.lines
+			}
+			return
+		}
+	}
+	e.r, e.err = robots.DisallowAll(), err
+	e.why = fmt.Sprintf("robots.txt %s could not be read (%v): crawlers assume everything is disallowed", f.o.Robots, unwrapPathErr(err))
+}
+
+// Allowed reports whether robots.txt lets a crawler whose User-Agent is
+// agent fetch rawURL, under the walk's policy: the robots.txt of the
+// URL's host (fetched once, or Options.Robots), an unreachable one
+// disallowing everything. When it does not, why says so.
+func (f *Fetcher) Allowed(ctx context.Context, rawURL, agent string) (ok bool, why string) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return true, ""
+	}
+	e := f.robotsFor(ctx, u)
+	if e.r.Allowed(agent, rawURL) {
+		return true, ""
+	}
+	if e.why != "" {
+		return false, e.why
+	}
+	where := u.Scheme + "://" + u.Host + "/robots.txt"
+	if f.o.Robots != "" {
+		where = f.o.Robots
+	}
+	return false, "disallowed for " + productName(agent) + " by " + where
+}
+
 // lineCounter counts the bytes and line ends written to it.
 type lineCounter struct {
 	bytes int64
@@ -110,15 +163,11 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 // allowed returns nil when robots.txt lets the User-Agent fetch rawURL,
 // or the finding that it does not.
 func (f *Fetcher) allowed(ctx context.Context, u *url.URL, rawURL string) *Error {
-	e := f.robotsFor(ctx, u)
-	if e.r.Allowed(f.ua, rawURL) {
+	ok, why := f.Allowed(ctx, rawURL, f.ua)
+	if ok {
 		return nil
 	}
-	why := "disallowed for " + productName(f.ua) + " by " + u.Scheme + "://" + u.Host + "/robots.txt"
-	if e.why != "" {
-		why = e.why
-	}
-	return problem(BlockedByRobots, e.err, "%s; not fetched", why)
+	return problem(BlockedByRobots, f.robotsFor(ctx, u).err, "%s; not fetched", why)
 }
 
 func productName(ua string) string {

@@ -32,8 +32,15 @@ import (
 // returns once the fetches under way are over (at once when ctx is done:
 // they are cancelled).
 func Walk(ctx context.Context, starts []string, o Options) iter.Seq[*Document] {
+	return NewFetcher(o).Walk(ctx, starts)
+}
+
+// Walk is the package's Walk with f's options, sharing f's robots.txt
+// files with the caller: a checker that judges the URLs it reads by the
+// site's robots.txt asks f (Allowed) and fetches none again.
+func (f *Fetcher) Walk(ctx context.Context, starts []string) iter.Seq[*Document] {
 	return func(yield func(*Document) bool) {
-		w := newWalker(ctx, o)
+		w := newWalker(ctx, f)
 		defer w.cancel()
 		var items []*item
 		for _, st := range starts {
@@ -62,8 +69,8 @@ type walker struct {
 	seen map[string]bool // documents visited: absolute paths and URLs
 }
 
-func newWalker(ctx context.Context, o Options) *walker {
-	o = o.WithDefaults()
+func newWalker(ctx context.Context, f *Fetcher) *walker {
+	o := f.o
 	bounded, cancel := ctx, context.CancelFunc(func() {})
 	if o.Budget > 0 {
 		bounded, cancel = context.WithTimeout(ctx, o.Budget)
@@ -73,7 +80,7 @@ func newWalker(ctx context.Context, o Options) *walker {
 		ctx:    bounded,
 		parent: ctx,
 		cancel: cancel,
-		f:      NewFetcher(o),
+		f:      f,
 		sem:    make(chan struct{}, o.Concurrency),
 		seen:   map[string]bool{},
 	}

@@ -61,6 +61,13 @@ type Checker struct {
 	// such a child is a url-not-allowed error.
 	CrossSubmission bool
 
+	// RobotsAgent makes CheckSite judge the URLs of each document whose
+	// site's robots.txt it knows (fetched with the document, or
+	// discover.Options.Robots) by that robots.txt, for the crawler of
+	// this name (e.g. "Googlebot"): a URL it disallows is
+	// url-blocked-by-robots. "": URLs are not judged by robots.txt.
+	RobotsAgent string
+
 	mu            sync.Mutex
 	seed          maphash.Seed
 	seeded        bool
@@ -143,7 +150,13 @@ func (c *Checker) hash(s string) uint64 {
 // fails (an I/O error, which the driver reports as a fetch error), when
 // publicURL is not an absolute http(s) URL, or when ctx is done.
 func (c *Checker) CheckDocument(ctx context.Context, name, publicURL string, r io.Reader) (*DocResult, error) {
-	d := &docCheck{c: c, name: name, res: &DocResult{}, now: c.Now}
+	return c.checkDocument(ctx, name, publicURL, r, nil)
+}
+
+// checkDocument is CheckDocument; blocked, when not nil, says why
+// robots.txt keeps crawlers from a URL ("" when it does not).
+func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r io.Reader, blocked func(string) string) (*DocResult, error) {
+	d := &docCheck{c: c, name: name, res: &DocResult{}, now: c.Now, blocked: blocked}
 	if d.now.IsZero() {
 		d.now = time.Now()
 	}
@@ -199,7 +212,8 @@ type docCheck struct {
 	res        *DocResult
 	fileID     uint32
 	publicHash uint64
-	local      *hashSet // this document's locs, for duplicates within it
+	local      *hashSet            // this document's locs, for duplicates within it
+	blocked    func(string) string // see checkDocument
 	news       int
 	fatal      bool                 // reading stopped at damage
 	tooLarge   bool                 // file-too-large already reported
@@ -468,6 +482,11 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	u.Check(d.violation)
 	d.checkLoc(u.Loc, false)
 	d.checkFuture(u.LastMod)
+	if d.blocked != nil && u.Loc != "" {
+		if why := d.blocked(u.Loc); why != "" {
+			d.add(URLBlockedByRobots, d.fieldPos("loc", 0), u.Loc+": "+why+"; crawlers will not read the page")
+		}
+	}
 
 	d.c.mu.Lock()
 	h := d.c.hash(u.Loc)

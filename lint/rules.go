@@ -66,6 +66,8 @@ var (
 		"changefreq not one of the seven values\nalways, hourly, daily, weekly, monthly, yearly or never, lower-case.")
 	InvalidPriority = newRule(sitemap.RuleInvalidPriority, Error, "Invalid tag value",
 		"priority outside 0.0 to 1.0\npriority is a decimal from 0.0 to 1.0.")
+	URLBlockedByRobots = newRule("url-blocked-by-robots", Error, "Submitted URL blocked by robots.txt",
+		"URL disallowed by robots.txt\nThe site's robots.txt keeps the crawler (Googlebot unless --robots-agent says) from the URL, so it is never read, whatever the sitemap says; Search Console reports \"Submitted URL blocked by robots.txt\" and the sitemap warning \"Sitemap contains URLs which are blocked by robots.txt\". Checked when the robots.txt is known: over HTTP, or given with --robots. Remove the URL, or allow it.")
 	DuplicateURL = newRule(sitemap.RuleDuplicateURL, Warning, "",
 		"URL listed more than once\nA URL appears twice in one sitemap, or in two sitemaps of the same set. Crawlers keep one; the duplicates waste the file's budget and may carry conflicting lastmod.")
 	ChangefreqIgnored = newRule("changefreq-ignored", Info, "",
@@ -133,7 +135,7 @@ var allRules = []*Rule{
 	LeadingWhitespace, IncorrectNamespace, InvalidCharacter, UnknownTag, ElementOrder, MissingTag,
 	EmptySitemap, TooManyURLs,
 	InvalidURL, RelativeURL, URLNotAllowed, OutsideDirectory, URLTooLong, SessionID,
-	InvalidDate, TimeWithoutZone, FutureLastmod, InvalidChangefreq, InvalidPriority, DuplicateURL,
+	InvalidDate, TimeWithoutZone, FutureLastmod, InvalidChangefreq, InvalidPriority, URLBlockedByRobots, DuplicateURL,
 	ChangefreqIgnored, PriorityIgnored,
 	NestedIndex, TooManySitemaps, TooManyIndexFiles,
 	TooManyImages, InvalidImage, InvalidVideo, InvalidNews, TooManyNews, NewsTooOld, DeprecatedTag,

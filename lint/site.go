@@ -2,6 +2,8 @@ package lint
 
 import (
 	"context"
+	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/sitemapkit/sitemapkit/discover"
@@ -36,12 +38,22 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 	// Online, the walk checks an index's children on other hosts against
 	// their robots.txt (cross-submission), so the checker leaves them be.
 	c.CrossSubmission = !o.Offline
+	f := discover.NewFetcher(o)
+	// A document's URLs are judged by the robots.txt the walk uses: its
+	// host's when it was fetched, or the file given.
+	var blocked func(string) string
+	if c.RobotsAgent != "" {
+		blocked = func(u string) string {
+			_, why := f.Allowed(ctx, u, c.RobotsAgent)
+			return why
+		}
+	}
 	var (
 		files   []*FileResult
 		wg      sync.WaitGroup
 		workers = make(chan struct{}, o.Concurrency)
 	)
-	for d := range discover.Walk(ctx, starts, o) {
+	for d := range f.Walk(ctx, starts) {
 		reportWalk(c, d)
 		if d.Listing {
 			continue
@@ -53,7 +65,18 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 		}
 		check := func() {
 			defer d.Body.Close()
-			res, err := c.CheckDocument(ctx, d.Name, d.URL, d.Body)
+			var judge func(string) string
+			switch {
+			case blocked == nil:
+			case o.Robots != "":
+				judge = blocked
+			case !d.Local:
+				// The document's own site only: a hostile sitemap of
+				// 50,000 hosts must not make 50,000 robots.txt fetches
+				// (URLs on other hosts are errors of their own).
+				judge = sameSite(d.URL, blocked)
+			}
+			res, err := c.checkDocument(ctx, d.Name, d.URL, d.Body, judge)
 			if res != nil {
 				fr.Format = res.Format.String()
 				fr.URLs, fr.Bytes, fr.Compressed = res.Entries, res.Bytes, res.Compressed
@@ -116,5 +139,21 @@ func reportWalk(c *Checker, d *discover.Document) {
 				c.reportf(r, file, line, 0, "%s%s", prefix, p.Error())
 			}
 		}
+	}
+}
+
+// sameSite returns judge for the URLs on site's scheme and host, and
+// passes the others.
+func sameSite(site string, judge func(string) string) func(string) string {
+	u, err := url.Parse(site)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	origin := u.Scheme + "://" + u.Host
+	return func(loc string) string {
+		if len(loc) > len(origin) && loc[len(origin)] != '/' || !strings.HasPrefix(loc, origin) {
+			return ""
+		}
+		return judge(loc)
 	}
 }

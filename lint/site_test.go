@@ -66,13 +66,19 @@ func (r *siteResult) errors() int {
 
 func checkSite(t *testing.T, opts discover.Options, starts ...string) *siteResult {
 	t.Helper()
+	return checkSiteWith(t, &Checker{}, opts, starts...)
+}
+
+// checkSiteWith is checkSite with c's settings.
+func checkSiteWith(t *testing.T, c *Checker, opts discover.Options, starts ...string) *siteResult {
+	t.Helper()
 	res := &siteResult{}
 	var mu sync.Mutex
-	c := &Checker{Report: func(d Diagnostic) {
+	c.Report = func(d Diagnostic) {
 		mu.Lock()
 		res.diags = append(res.diags, d)
 		mu.Unlock()
-	}}
+	}
 	c.MaxBytes = opts.MaxBytes // the reader's cap, for gzipped sitemaps
 	if opts.Timeout == 0 {
 		opts.Timeout = 5 * time.Second
@@ -272,6 +278,44 @@ func TestHostileSites(t *testing.T) {
 		r := checkSite(t, discover.Options{}, s.URL)
 		r.has(t, "http-error", "/sitemap.xml", "no Sitemap: lines")
 	})
+}
+
+// TestURLsBlockedByRobots: over HTTP, each URL of the site is judged by
+// the site's robots.txt for the RobotsAgent (its own group winning over
+// "*"), fetched once; a URL on another host is not judged (no fetch of its
+// robots.txt); local files are judged only by a robots.txt given.
+func TestURLsBlockedByRobots(t *testing.T) {
+	s := sitetest.New(t)
+	other := sitetest.New(t)
+	s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\nAllow: /\n")
+	s.Page("/sitemap.xml", sitetest.URLSet("{{.}}/private/a", "{{.}}/nogoogle/b", "{{.}}/ok", other.URL+"/nogoogle/c"))
+	c := &Checker{RobotsAgent: "Googlebot"}
+	r := checkSiteWith(t, c, discover.Options{}, s.URL+"/sitemap.xml")
+	if got := r.rules()["url-blocked-by-robots"]; got != 1 {
+		t.Errorf("%d url-blocked-by-robots findings, want 1 (/nogoogle/b):\n%s", got, r)
+	}
+	r.has(t, "url-blocked-by-robots", "/sitemap.xml", "/nogoogle/b: disallowed for Googlebot by "+s.URL+"/robots.txt")
+	if s.Hits("/robots.txt") != 1 || other.Hits("/robots.txt") != 0 {
+		t.Errorf("robots.txt fetched %d times, the other host's %d; want 1 and 0", s.Hits("/robots.txt"), other.Hits("/robots.txt"))
+	}
+
+	dir := t.TempDir()
+	sm := filepath.Join(dir, "sitemap.xml")
+	os.WriteFile(sm, []byte(sitetest.URLSet("https://www.example.com/private/a", "https://www.example.com/ok")), 0o644)
+	if r := checkSiteWith(t, &Checker{RobotsAgent: "bingbot"}, discover.Options{Offline: true}, sm); r.rules()["url-blocked-by-robots"] != 0 {
+		t.Errorf("a local file judged without a robots.txt given:\n%s", r)
+	}
+	robots := filepath.Join(dir, "robots.txt")
+	os.WriteFile(robots, []byte("User-agent: *\nDisallow: /private/\n"), 0o644)
+	r = checkSiteWith(t, &Checker{RobotsAgent: "bingbot"}, discover.Options{Offline: true, Robots: robots}, sm)
+	r.has(t, "url-blocked-by-robots", "/sitemap.xml", "/private/a: disallowed for bingbot by "+robots)
+	if d := r.diags[0]; d.Line != 3 {
+		t.Errorf("finding at line %d, want the <loc>'s 3", d.Line)
+	}
+	r = checkSiteWith(t, &Checker{}, discover.Options{Offline: true, Robots: robots}, sm)
+	if r.rules()["url-blocked-by-robots"] != 0 {
+		t.Errorf("no RobotsAgent, yet URLs judged:\n%s", r)
+	}
 }
 
 func TestCrossHost(t *testing.T) {

@@ -326,3 +326,28 @@ func TestValidateMaxPerRuleAcrossWalk(t *testing.T) {
 		t.Errorf("omitted findings must be counted and said:\n%.2000s", out)
 	}
 }
+
+// TestValidateRobots: --robots FILE judges a folder's URLs offline by the
+// robots.txt deployed with it, for Googlebot unless --robots-agent; a
+// missing file is a usage error.
+func TestValidateRobots(t *testing.T) {
+	dir := t.TempDir()
+	genWrite(t, dir, "sitemap.xml", xmlURLSet(entry("https://www.example.com/nogoogle/a"), entry("https://www.example.com/private/b")))
+	robots := genWrite(t, t.TempDir(), "robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n")
+	code, out, _ := sk(t, "validate", "--offline", "--robots", robots, dir)
+	if code != exitInputErrors || !strings.Contains(out, "sitemap.xml:3:6: error[url-blocked-by-robots]: https://www.example.com/nogoogle/a: disallowed for Googlebot by "+robots) ||
+		strings.Contains(out, "/private/b:") {
+		t.Errorf("--robots: exit %d\n%s", code, out)
+	}
+	code, out, _ = sk(t, "validate", "--offline", "--robots", robots, "--robots-agent", "bingbot", dir)
+	if code != exitInputErrors || !strings.Contains(out, "/private/b: disallowed for bingbot") || strings.Contains(out, "/nogoogle/a:") {
+		t.Errorf("--robots-agent bingbot: exit %d\n%s", code, out)
+	}
+	if code, out, _ = sk(t, "validate", "--offline", dir); code != 0 || strings.Contains(out, "url-blocked-by-robots") {
+		t.Errorf("no robots.txt known, yet URLs judged: exit %d\n%s", code, out)
+	}
+	code, _, errOut := sk(t, "validate", "--robots", filepath.Join(dir, "nope.txt"), dir)
+	if code != exitUsage || !strings.Contains(errOut, "--robots") {
+		t.Errorf("a missing --robots file: exit %d, %s", code, errOut)
+	}
+}
