@@ -147,6 +147,11 @@ type Config struct {
 	// database's "2024-05-02 10:00:00", a TIMESTAMP column): an IANA name
 	// such as "Europe/Berlin". Default: UTC.
 	Timezone string `toml:"timezone"`
+	// URLEncoding is how the non-ASCII characters of a loc are
+	// percent-encoded: "utf-8" (default, as RFC 3987 and browsers do) or
+	// "latin1", as ISO-8859-1 bytes, for a server that serves ISO-8859-1
+	// URLs (sitemaps.org's example: ü as %FC).
+	URLEncoding string `toml:"url_encoding"`
 	// Submit says how `sitemapkit submit` (and generate --submit) makes
 	// the set's changes known ([submit]).
 	Submit Submit `toml:"submit"`
@@ -258,6 +263,10 @@ type Source struct {
 	// .txt, .csv, .jsonl, optionally followed by .gz), "txt", "csv" or
 	// "jsonl".
 	Format string `toml:"format"`
+	// Encoding (files) is the files' character encoding: "utf-8"
+	// (default; a line that is not is refused), "latin1" or
+	// "windows-1252", read as such and converted.
+	Encoding string `toml:"encoding"`
 
 	// Path (dir; required) is the static site's build folder.
 	Path string `toml:"path"`

@@ -106,6 +106,10 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		if err != nil {
 			return fail("format: %v", err)
 		}
+		enc, err := source.ParseEncoding(s.Encoding)
+		if err != nil {
+			return fail("encoding: %v", err)
+		}
 		for _, p := range s.Paths {
 			if p == "-" {
 				stdin := c.Stdin
@@ -114,14 +118,14 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 						if err := stdinCheck(stdin)(); err != nil {
 							return nil, nil, err
 						}
-						return source.New(stdin, "stdin", f), nil, nil
+						return source.NewEncoded(stdin, "stdin", f, enc), nil, nil
 					}})
 				continue
 			}
 			ins = append(ins, Input{Name: p,
 				check: func() error { return exists(p, false) },
 				open: func(ctx context.Context) (source.Source, func() error, error) {
-					file, err := source.Open(p, f)
+					file, err := source.OpenEncoded(p, f, enc)
 					if err != nil {
 						return nil, nil, err
 					}
@@ -256,7 +260,8 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 	if err != nil {
 		return fail("timezone: %v", err)
 	}
-	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams, Timezone: tz, Base: c.Base}
+	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams, Timezone: tz, Base: c.Base,
+		Latin1: c.URLEncoding == "latin1"}
 	own := source.FilterOptions{Include: s.Include, Exclude: s.Exclude, StripParams: s.StripParams}
 	if own.StripParams == nil {
 		own.StripParams = []string{}

@@ -100,6 +100,10 @@ strict = false
 # ("2024-05-02 10:00:00"): an IANA name such as "Europe/Berlin".
 timezone = "UTC"
 
+# How a URL's non-ASCII characters are percent-encoded: "utf-8", or
+# "latin1" (ISO-8859-1 bytes: ü as %FC) for a server that serves such URLs.
+url_encoding = "utf-8"
+
 # Keeping lastmod true (see the README): a file, outside out, that remembers
 # each page's content, lastmod and sitemap file from run to run, so that only
 # the files whose URLs changed are rewritten ("": none, e.g.
@@ -158,6 +162,9 @@ type = "files"
 paths = ["urls.txt"]
 # "auto" (from each file's extension), "txt", "csv" or "jsonl".
 format = "auto"
+# The files' encoding: "utf-8", or "latin1" or "windows-1252" for legacy
+# exports, converted as they are read.
+encoding = "utf-8"
 
 # A static site's build folder (Hugo, Jekyll, Next export…): its pages,
 # minus noindex pages and pages whose canonical is elsewhere.

@@ -18,7 +18,7 @@ import (
 // sourceKeys are the keys of each source type, besides type and the
 // filter's include, exclude and strip_params, which every type has.
 var sourceKeys = map[string][]string{
-	TypeFiles:   {"paths", "format"},
+	TypeFiles:   {"paths", "format", "encoding"},
 	TypeDir:     {"path", "strip_html", "include_files", "exclude_files", "lastmod", "images"},
 	TypeSQL:     {"driver", "dsn", "dsn_env", "query", "loc"},
 	TypeLog:     {"paths", "keep_params"},
@@ -218,6 +218,9 @@ func (v *validator) source(path []string, s *Source) {
 	case TypeFiles:
 		need("paths", len(s.Paths) > 0, `paths = ["urls.txt"]`)
 		v.oneOf(at(path, "format"), s.Format, "auto", "txt", "csv", "jsonl")
+		if _, err := source.ParseEncoding(s.Encoding); err != nil {
+			v.errorf(at(path, "encoding"), "encoding %q is not one of utf-8, latin1, windows-1252", s.Encoding)
+		}
 		if s.Format == "" || s.Format == "auto" {
 			for i, p := range s.Paths {
 				if _, err := source.FormatOf(p); err != nil && p != "" && p != "-" {
@@ -288,6 +291,7 @@ func (v *validator) tracking(c *Config) {
 			v.errorf([]string{"hub"}, "hub %q is not an http(s) URL", c.Hub)
 		}
 	}
+	v.oneOf([]string{"url_encoding"}, c.URLEncoding, "utf-8", "latin1")
 	if _, err := c.Location(); err != nil {
 		v.errorf([]string{"timezone"}, "timezone %q is not a time zone: use an IANA name such as \"Europe/Berlin\" or \"UTC\"", c.Timezone)
 	}

@@ -106,3 +106,29 @@ func hasDotStart(u string) bool {
 	}
 	return false
 }
+
+// FuzzLatin1 checks Latin1 on any input: no panic; a *sitemap.Violation, or
+// a URL with no non-ASCII byte after its host whose Latin-1 escapes
+// Normalize keeps (its result, normalised again, is itself).
+func FuzzLatin1(f *testing.F) {
+	for _, s := range []string{"http://www.example.com/ümlat.php&q=name", "https://bücher.example/café?q=é#à", "https://x/€", "https://x/\xff", "/relative/é", "https://x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, err := Latin1(raw)
+		if err != nil {
+			var v *sitemap.Violation
+			if !errors.As(err, &v) {
+				t.Fatalf("Latin1(%q): %v, not a Violation", raw, err)
+			}
+			return
+		}
+		n, err := Normalize(got)
+		if err != nil {
+			return
+		}
+		if again, err := Latin1(n); err != nil || again != n {
+			t.Fatalf("Latin1(Normalize(Latin1(%q))) = %q, %v; want %q unchanged", raw, again, err, n)
+		}
+	})
+}

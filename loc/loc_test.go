@@ -127,3 +127,35 @@ func checkViolation(t *testing.T, fn, raw string, err error, rule, msg string) {
 		t.Errorf("%s(%q) = %+v; want rule %s, field loc, value %q, message containing %q", fn, raw, *v, rule, raw, msg)
 	}
 }
+
+// TestLatin1: sitemaps.org's example, both encodings of the same URL: UTF-8
+// by default, ISO-8859-1 when asked, which Normalize then keeps.
+func TestLatin1(t *testing.T) {
+	const raw = "http://www.example.com/ümlat.php&q=name"
+	if n, err := Normalize(raw); err != nil || n != "http://www.example.com/%C3%BCmlat.php&q=name" {
+		t.Errorf("Normalize(%q) = %q, %v; want UTF-8", raw, n, err)
+	}
+	for in, want := range map[string]string{
+		raw:                                 "http://www.example.com/%FCmlat.php&q=name",
+		"https://bücher.example/café?q=é#à": "https://bücher.example/caf%E9?q=%E9#%E0",
+		"https://www.example.com/a%20b":     "https://www.example.com/a%20b",
+		"https://www.example.com/plain":     "https://www.example.com/plain",
+	} {
+		got, err := Latin1(in)
+		if err != nil || got != want {
+			t.Errorf("Latin1(%q) = %q, %v; want %q", in, got, err, want)
+			continue
+		}
+		n, err := Normalize(got)
+		if err != nil || !strings.HasSuffix(n, strings.TrimPrefix(want, "https://bücher.example")) {
+			t.Errorf("Normalize(Latin1(%q)) = %q, %v: the Latin-1 escapes must stay", in, n, err)
+		}
+	}
+	for _, in := range []string{"https://www.example.com/€uro", "https://www.example.com/\xff"} {
+		_, err := Latin1(in)
+		var v *sitemap.Violation
+		if !errors.As(err, &v) || v.Rule != sitemap.RuleInvalidURL || !strings.Contains(v.Msg, "ISO-8859-1") {
+			t.Errorf("Latin1(%q): %v, want an invalid-url violation", in, err)
+		}
+	}
+}

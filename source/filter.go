@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,6 +91,11 @@ type FilterOptions struct {
 	// often lists paths. Empty: a relative loc stays one, and is refused
 	// later (relative-url).
 	Base string
+	// Latin1 percent-encodes the non-ASCII characters of each loc and
+	// alternate's href as ISO-8859-1 bytes (loc.Latin1) rather than UTF-8,
+	// for a server that serves ISO-8859-1 URLs. A URL with a character
+	// ISO-8859-1 lacks is a *ParseError wrapping loc's *sitemap.Violation.
+	Latin1 bool
 }
 
 // Filter is a Source that returns the URLs of another Source that its
@@ -105,6 +111,7 @@ type Filter struct {
 	names   []string // the parameters to remove; nil: loc's session IDs
 	dropped int
 	tz      *time.Location
+	latin1  bool
 	base    *url.URL // resolves relative locs; nil: none are
 	rel     int      // relative locs resolved
 	dates   int      // lastmods rewritten from a database's spelling
@@ -115,7 +122,7 @@ type Filter struct {
 // the first pattern that cannot be compiled. It does not touch src, so that
 // NewFilter(nil, o) checks options (a config file's) without a Source.
 func NewFilter(src Source, o FilterOptions) (*Filter, error) {
-	f := &Filter{src: src, tz: o.Timezone}
+	f := &Filter{src: src, tz: o.Timezone, latin1: o.Latin1}
 	if o.Base != "" {
 		b, err := url.Parse(o.Base)
 		if err != nil || !b.IsAbs() {
@@ -148,6 +155,11 @@ func (f *Filter) Read() (sitemap.URL, error) {
 			if r, ok := Resolve(f.base, u.Loc); ok {
 				u.Loc = r
 				f.rel++
+			}
+		}
+		if f.latin1 {
+			if err := latin1(&u); err != nil {
+				return sitemap.URL{}, &ParseError{File: f.src.Name(), Line: f.src.Line(), Err: err}
 			}
 		}
 		ok := normalize(&u)
@@ -186,6 +198,29 @@ func normalize(u *sitemap.URL) bool {
 	}
 	u.Loc = n
 	return true
+}
+
+// latin1 encodes u's loc and alternates' hrefs with loc.Latin1.
+func latin1(u *sitemap.URL) error {
+	l, err := loc.Latin1(u.Loc)
+	if err != nil {
+		return err
+	}
+	u.Loc = l
+	copied := false
+	for i := range u.Alternates {
+		h, err := loc.Latin1(u.Alternates[i].Href)
+		if err != nil {
+			return err
+		}
+		if h != u.Alternates[i].Href {
+			if !copied {
+				u.Alternates, copied = slices.Clone(u.Alternates), true
+			}
+			u.Alternates[i].Href = h
+		}
+	}
+	return nil
 }
 
 // stripParams removes f.names from u's loc and alternates' hrefs.

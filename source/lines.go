@@ -33,6 +33,7 @@ type lineReader struct {
 	wpos    int
 	line    int // lines returned so far
 	started bool
+	dec     func(string) string // converts a line to UTF-8; nil: it is UTF-8
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -196,6 +197,9 @@ func (l *lineReader) next() (string, bool) {
 	l.line++
 	if n := len(s); n > 0 && s[n-1] == '\r' {
 		s = s[:n-1]
+	}
+	if l.dec != nil {
+		s = l.dec(s)
 	}
 	return s, true
 }

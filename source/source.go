@@ -75,6 +75,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
+
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -204,7 +206,13 @@ func FormatOf(name string) (Format, error) {
 // as the package documentation describes them); name is used in errors.
 // With FormatAuto it reads the first line to choose the format.
 func New(r io.Reader, name string, f Format) Source {
+	return NewEncoded(r, name, f, UTF8)
+}
+
+// NewEncoded is New for an input in the encoding e.
+func NewEncoded(r io.Reader, name string, f Format, e Encoding) Source {
 	lr := newLineReader(r)
+	lr.dec = e.decoder()
 	if f == FormatAuto {
 		f = sniff(lr)
 	}
@@ -240,8 +248,13 @@ func (f *File) Close() error {
 // as a Source of format f; with FormatAuto, the format comes from the
 // file's extension (see FormatOf), or from the content for "-".
 func Open(path string, f Format) (*File, error) {
+	return OpenEncoded(path, f, UTF8)
+}
+
+// OpenEncoded is Open for a file in the encoding e.
+func OpenEncoded(path string, f Format, e Encoding) (*File, error) {
 	if path == "-" {
-		return &File{Source: New(os.Stdin, "stdin", f), f: os.Stdin}, nil
+		return &File{Source: NewEncoded(os.Stdin, "stdin", f, e), f: os.Stdin}, nil
 	}
 	if f == FormatAuto {
 		var err error
@@ -253,7 +266,7 @@ func Open(path string, f Format) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Source: New(fh, path, f), f: fh}, nil
+	return &File{Source: NewEncoded(fh, path, f, e), f: fh}, nil
 }
 
 // sniff guesses the format from the first non-blank line without consuming it.
@@ -305,7 +318,69 @@ var (
 
 // ErrEncoding is the error of a line that is not UTF-8: read as it is, a
 // Latin-1 "café" would become the URL caf%E9, which no UTF-8 site serves.
+// A legacy file is read with its Encoding instead.
 var ErrEncoding = errors.New("not UTF-8")
+
+// An Encoding is the character encoding of a text input (txt, CSV,
+// JSONL). Inputs are UTF-8, and a line that is not is refused
+// (ErrEncoding); a legacy file is read in its encoding instead, each line
+// converted to UTF-8. Which bytes a URL then gets is the URL encoding's
+// business (loc.Latin1), not the file's.
+type Encoding int
+
+// The encodings of text inputs.
+const (
+	UTF8        Encoding = iota
+	Latin1               // ISO-8859-1
+	Windows1252          // Windows' Western European code page: Latin-1 but for € and curly quotes… at 0x80–0x9F
+)
+
+var encodingNames = [...]string{"utf-8", "latin1", "windows-1252"}
+
+// String returns "utf-8", "latin1" or "windows-1252".
+func (e Encoding) String() string {
+	if e < 0 || int(e) >= len(encodingNames) {
+		return fmt.Sprintf("encoding(%d)", int(e))
+	}
+	return encodingNames[e]
+}
+
+// ParseEncoding returns the Encoding named s: utf-8 (or ""), latin1
+// (iso-8859-1) or windows-1252 (cp1252), in any case.
+func ParseEncoding(s string) (Encoding, error) {
+	switch strings.ToLower(s) {
+	case "", "utf-8", "utf8":
+		return UTF8, nil
+	case "latin1", "latin-1", "iso-8859-1", "iso8859-1":
+		return Latin1, nil
+	case "windows-1252", "cp1252":
+		return Windows1252, nil
+	}
+	return UTF8, fmt.Errorf("unknown encoding %q (want utf-8, latin1 or windows-1252)", s)
+}
+
+// decoder returns the conversion of a line to UTF-8; nil for UTF-8.
+func (e Encoding) decoder() func(string) string {
+	var cm *charmap.Charmap
+	switch e {
+	case Latin1:
+		cm = charmap.ISO8859_1
+	case Windows1252:
+		cm = charmap.Windows1252
+	default:
+		return nil
+	}
+	return func(line string) string {
+		for i := 0; i < len(line); i++ {
+			if line[i] >= utf8.RuneSelf {
+				// Single-byte encodings map every byte: no error.
+				s, _ := cm.NewDecoder().String(line)
+				return s
+			}
+		}
+		return line
+	}
+}
 
 // checkUTF8 returns a *ParseError placing the first byte of line that is
 // not UTF-8, or nil.
@@ -322,5 +397,5 @@ func checkUTF8(name string, line int, s string) error {
 		i += n
 	}
 	return &ParseError{File: name, Line: line, Column: i + 1,
-		Err: fmt.Errorf("%w: byte 0x%02X; the file is probably Latin-1 or Windows-1252: convert it to UTF-8 (iconv -f latin1 -t utf-8 FILE)", ErrEncoding, s[i])}
+		Err: fmt.Errorf("%w: byte 0x%02X; the file is probably Latin-1 or Windows-1252: read it as such (generate --input-encoding latin1, or the source's encoding key) or convert it (iconv -f latin1 -t utf-8 FILE)", ErrEncoding, s[i])}
 }

@@ -364,3 +364,36 @@ func TestReadOutputAccepted(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodings: a legacy file is read in its encoding, each line converted
+// to UTF-8, in every format; in UTF-8 the same bytes are refused.
+func TestEncodings(t *testing.T) {
+	for _, tc := range []struct {
+		f    source.Format
+		in   string
+		enc  source.Encoding
+		want string
+	}{
+		{source.FormatText, "https://x.example/caf\xe9\n", source.Latin1, "https://x.example/café"},
+		{source.FormatText, "https://x.example/\x80\n", source.Windows1252, "https://x.example/€"},
+		{source.FormatText, "https://x.example/\x80\n", source.Latin1, "https://x.example/\u0080"},
+		{source.FormatJSONL, `{"loc":"https://x.example/caf` + "\xe9" + `"}` + "\n", source.Latin1, "https://x.example/café"},
+		{source.FormatCSV, "loc\n\"https://x.example/caf\xe9\"\n", source.Windows1252, "https://x.example/café"},
+	} {
+		u, err := source.NewEncoded(strings.NewReader(tc.in), "in", tc.f, tc.enc).Read()
+		if err != nil || u.Loc != tc.want {
+			t.Errorf("%v %v %q: %q, %v; want %q", tc.f, tc.enc, tc.in, u.Loc, err, tc.want)
+		}
+		if _, err := source.New(strings.NewReader(tc.in), "in", tc.f).Read(); !errors.Is(err, source.ErrEncoding) {
+			t.Errorf("%v %q read as UTF-8: %v, want ErrEncoding", tc.f, tc.in, err)
+		}
+	}
+	for s, want := range map[string]source.Encoding{"": source.UTF8, "UTF-8": source.UTF8, "ISO-8859-1": source.Latin1, "cp1252": source.Windows1252} {
+		if e, err := source.ParseEncoding(s); err != nil || e != want {
+			t.Errorf("ParseEncoding(%q) = %v, %v", s, e, err)
+		}
+	}
+	if _, err := source.ParseEncoding("ebcdic"); err == nil {
+		t.Error("ParseEncoding(ebcdic): no error")
+	}
+}

@@ -27,8 +27,9 @@ import (
 type generateOptions struct {
 	configPath string
 	// set holds the flags that are keys of the file: base, out, max_urls…
-	set         config.Config
-	inputFormat string
+	set           config.Config
+	inputFormat   string
+	inputEncoding string
 
 	dirs                       []string
 	stripHTML, images          bool
@@ -172,6 +173,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringVar(&c.Manifest, "manifest", "", "keep the set's manifest in `FILE`, e.g. outside --out when --out is deployed as it is\n(default --out/.sitemapkit-manifest-NAME.json)")
 	f.BoolVar(&c.Gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
 	f.Var(&enumFlag{p: &o.inputFormat, names: []string{"auto", "txt", "csv", "jsonl"}, def: "auto"}, "input-format", "read every input file as txt, csv or jsonl, whatever its name")
+	f.Var(&enumFlag{p: &o.inputEncoding, names: []string{"utf-8", "latin1", "windows-1252"}, def: "utf-8"}, "input-encoding",
+		"read every input file in this encoding, converted to UTF-8 (a legacy export); in utf-8 a line that is not is refused")
 	f.Var(&genFormatFlag{set: newChoiceFlag(&c.Format, "format"), json: &o.jsonSummary, given: &o.formatGiven}, "format",
 		"write xml or txt sitemaps; json: print the summary as JSON (with a set format: --format txt,json)")
 	f.Var(newChoiceFlag(&c.Index, "index"), "index", "auto: an index only when one file is not enough; always; never (fail instead)")
@@ -202,6 +205,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringArrayVar(&o.include, "include", nil, "keep only URLs whose path matches `PATTERN`: a glob (\"/blog/**\") or \"re:REGEXP\" (repeatable)")
 	f.StringArrayVar(&o.exclude, "exclude", nil, "leave out URLs whose path matches `PATTERN` (repeatable; wins over --include)")
 	f.StringArrayVar(&o.stripParams, "strip-param", nil, "remove the query parameter `NAME` from every URL (repeatable; default: session IDs; \"none\": nothing)")
+	f.Var(&enumFlag{p: &c.URLEncoding, names: []string{"utf-8", "latin1"}, def: "utf-8"}, "url-encoding",
+		"percent-encode URLs' non-ASCII characters as UTF-8, or as ISO-8859-1 bytes (latin1: ü as %FC) for a server that serves such URLs")
 	f.StringVar(&c.Timezone, "timezone", "", "read date-times without a zone (a database's \"2024-05-02 10:00:00\") in this IANA `ZONE` (default UTC)")
 	f.StringVar(&c.State, "state", "", "remember each page's content, lastmod and file in the SQLite `FILE` (created if missing; keep it out of --out):\nonly the files whose URLs changed are rewritten")
 	f.BoolVar(&c.Feed, "feed", false, "also publish feed.xml, an Atom feed of the URLs latest added or changed (needs --state)")
@@ -352,6 +357,7 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	set("no-dedupe", func() { cfg.KeepDuplicates = f.KeepDuplicates })
 	set("strict", func() { cfg.Strict = f.Strict })
 	set("timezone", func() { cfg.Timezone = f.Timezone })
+	set("url-encoding", func() { cfg.URLEncoding = f.URLEncoding })
 	set("state", func() { cfg.State = f.State })
 	set("feed", func() { cfg.Feed = f.Feed })
 	set("feed-entries", func() { cfg.FeedEntries = f.FeedEntries })
@@ -393,7 +399,7 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 				}
 			}
 		}
-		add("INPUT", config.Source{Type: config.TypeFiles, Paths: args, Format: o.inputFormat})
+		add("INPUT", config.Source{Type: config.TypeFiles, Paths: args, Format: o.inputFormat, Encoding: o.inputEncoding})
 	}
 	for _, d := range o.dirs {
 		add("--dir "+d, config.Source{Type: config.TypeDir, Path: d, StripHTML: o.stripHTML,
@@ -438,7 +444,7 @@ var keyFlags = map[string]string{
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 	"keep_duplicates": "--no-dedupe", "state": "--state", "feed": "--feed", "feed_entries": "--feed-entries",
 	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector", "timezone": "--timezone",
-	"manifest": "--manifest",
+	"manifest": "--manifest", "encoding": "--input-encoding", "url_encoding": "--url-encoding",
 }
 
 // requiredWhat says what a required option given as empty is.
@@ -648,6 +654,9 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		}
 	}
 	notes = append(notes, formatNotes(bopts, res)...)
+	if cfg.URLEncoding == "latin1" {
+		notes = append(notes, "URLs percent-encoded as ISO-8859-1 (--url-encoding latin1): ü is %FC, not %C3%BC.")
+	}
 	if tr != nil {
 		killAt("swapped")
 		if err := tr.run.MarkPublished(ctx); err != nil {

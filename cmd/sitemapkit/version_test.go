@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
 	"modernc.org/sqlite"
 
+	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/lint"
 )
 
@@ -273,5 +275,48 @@ func TestLatin1Input(t *testing.T) {
 	}
 	if got := genLocs(genPublished(t, filepath.Join(dir, "out"), "sitemap.xml")); len(got) != 1 || got[0] != genBase+"a" {
 		t.Errorf("published %v", got)
+	}
+}
+
+// TestInputAndURLEncoding: --input-encoding reads a legacy file (gzipped
+// CSV) converted to UTF-8, and the URL is
+// encoded as UTF-8; --url-encoding latin1 encodes it as ISO-8859-1 bytes
+// instead, sitemaps.org's other spelling, refusing what ISO-8859-1 lacks;
+// the config file's keys do the same.
+func TestInputAndURLEncoding(t *testing.T) {
+	dir := t.TempDir()
+	csv := genWrite(t, dir, "u.csv.gz", genGzip(t, "loc,priority\n\""+genBase+"caf\xe9\",0.5\n"+genBase+"\x80uro,0.5\n"))
+	for _, tc := range []struct {
+		args []string
+		want []string
+		code int
+	}{
+		{[]string{"--input-encoding", "latin1"}, []string{genBase + "caf%C3%A9", genBase + "%C2%80uro"}, 0},
+		{[]string{"--input-encoding", "windows-1252"}, []string{genBase + "caf%C3%A9", genBase + "%E2%82%ACuro"}, 0},
+		{[]string{"--input-encoding", "windows-1252", "--url-encoding", "latin1"}, []string{genBase + "caf%E9"}, exitInputErrors},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		r := genRun(t, "", append([]string{"generate", "--base", genBase, "--out", out, csv}, tc.args...)...)
+		r.want(t, tc.code)
+		if got := genLocs(genPublished(t, out, "sitemap.xml")); !slices.Equal(got, tc.want) {
+			t.Errorf("%v: published %v, want %v", tc.args, got, tc.want)
+		}
+		xsdtest.Check(t, out)
+		if tc.code != 0 && !strings.Contains(r.stdout, "u.csv.gz:3: loc: has '€' (U+20AC), which ISO-8859-1 URLs cannot hold") {
+			t.Errorf("%v: the euro sign's refusal:\n%s", tc.args, r.stdout)
+		}
+	}
+
+	cfg := genWrite(t, dir, "sitemapkit.toml", "base = \""+genBase+"\"\nout = \"out\"\nurl_encoding = \"latin1\"\n"+
+		"[[source]]\ntype = \"files\"\npaths = [\"l.txt\"]\nencoding = \"latin1\"\n")
+	genWrite(t, dir, "l.txt", genBase+"\xfcmlat.php&q=name\n")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	if got := genLocs(genPublished(t, filepath.Join(dir, "out"), "sitemap.xml")); !slices.Equal(got, []string{genBase + "%FCmlat.php&q=name"}) {
+		t.Errorf("config keys: published %v", got)
+	}
+	r := genRun(t, "", "generate", "--base", genBase, "--out", t.TempDir(), "--input-encoding", "ebcdic", csv)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, `"ebcdic" is not one of utf-8, latin1, windows-1252`) {
+		t.Errorf("--input-encoding ebcdic: %s", r.stderr)
 	}
 }
