@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitemapkit/sitemapkit/config"
 	"github.com/sitemapkit/sitemapkit/feed"
+	"github.com/sitemapkit/sitemapkit/lint"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
@@ -581,6 +582,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 
 	rep := newRefusals()
 	var notes []string
+	var extended bool // a URL has extensions: the set written is checked
 	prog := startProgress(a, o.quiet)
 	defer prog.stop()
 	for k, st := range sets {
@@ -588,7 +590,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			return &exitError{code: exitUsage, err: err}
 		}
 		for i := range inputs[k] {
-			if err := addInput(ctx, b, tr, st.name, &inputs[k][i], rep, prog, &notes); err != nil {
+			if err := addInput(ctx, b, tr, st.name, &inputs[k][i], rep, prog, &notes, &extended); err != nil {
 				return err
 			}
 			if err := tr.restore(ctx, b, bopts.Dir, st.name, false); err != nil {
@@ -627,7 +629,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			notes = append(notes, tr.changeLines(planned, true, bopts.Dir)...)
 		}
 		if o.jsonSummary {
-			return printJSONSummary(a.stdout, shown, planned, rep, notes)
+			return printJSONSummary(a.stdout, shown, planned, rep, notes, nil)
 		}
 		if !o.quiet {
 			printSummary(a, shown, planned, rep, notes)
@@ -657,6 +659,13 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	if cfg.URLEncoding == "latin1" {
 		notes = append(notes, "URLs percent-encoded as ISO-8859-1 (--url-encoding latin1): ü is %FC, not %C3%BC.")
 	}
+	var checked *lint.Report
+	if extended && bopts.Format != sitemap.FormatText {
+		if checked, err = checkWritten(ctx, bopts, res); err != nil {
+			return err
+		}
+		notes = append(notes, checkLines(checked)...)
+	}
 	if tr != nil {
 		killAt("swapped")
 		if err := tr.run.MarkPublished(ctx); err != nil {
@@ -677,7 +686,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 
 	switch {
 	case o.jsonSummary:
-		if err := printJSONSummary(a.stdout, shown, res, rep, notes); err != nil {
+		if err := printJSONSummary(a.stdout, shown, res, rep, notes, checked); err != nil {
 			return err
 		}
 	case !o.quiet:
@@ -715,7 +724,7 @@ func refusedError(rep *refusals) error {
 // what the input says of itself (a log's skipped lines, a filter's drops).
 // An input that cannot be read to its end stops the run: publishing the
 // rest would drop its URLs from the live set.
-func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string, in *config.Input, rep *refusals, prog *progress, notes *[]string) error {
+func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string, in *config.Input, rep *refusals, prog *progress, notes *[]string, extended *bool) error {
 	src, closeInput, err := in.Open(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -751,6 +760,9 @@ func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string
 	}
 	for u, rerr := range prog.count(ahead.All()) {
 		if rerr == nil {
+			if !*extended && hasExtensions(&u) {
+				*extended = true
+			}
 			// b.Add called here, not through a func value, lets u stay
 			// on the stack: a heap copy per URL costs a fifth of a run.
 			if tr == nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sitemapkit/sitemapkit/lint"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
@@ -356,6 +357,9 @@ type jsonSummary struct {
 	FieldsLeftOut jsonRefusals `json:"fields_left_out"`
 	Notes         []string     `json:"notes"`
 	Warnings      []string     `json:"warnings"`
+	// Checks is validate's report on the set written, when it was checked
+	// (a set with images, videos, news or alternates).
+	Checks *lint.Report `json:"checks,omitempty"`
 }
 
 type jsonFile struct {
@@ -390,11 +394,11 @@ func (r *refusals) json() jsonRefusals {
 
 // printJSONSummary writes the summary of res (planned, with --dry-run) as
 // one JSON document.
-func printJSONSummary(w io.Writer, o publish.Options, res *publish.Result, rep *refusals, notes []string) error {
+func printJSONSummary(w io.Writer, o publish.Options, res *publish.Result, rep *refusals, notes []string, checks *lint.Report) error {
 	s := jsonSummary{
 		DryRun: res.Elapsed == 0, Dir: o.Dir, URLs: res.URLs, Elapsed: res.Elapsed.Seconds(),
 		Files: []jsonFile{}, Submit: res.Indexes, Duplicates: res.Duplicates,
-		Refused: rep.json(), FieldsLeftOut: rep.dropped.json(), Notes: notes, Warnings: res.Warnings,
+		Refused: rep.json(), FieldsLeftOut: rep.dropped.json(), Notes: notes, Warnings: res.Warnings, Checks: checks,
 	}
 	for _, f := range res.Files {
 		s.Files = append(s.Files, jsonFile{Name: f.Name, URL: f.URL, Index: f.Index, Group: f.Group, Entries: f.Entries,
