@@ -674,6 +674,11 @@ func dirError(dir string, err error) error {
 	if errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("publish: %s cannot be created or written: permission denied", dir)
 	}
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		// The OS's words, without its system call: "mkdir /proc/x: no
+		// such file or directory" says less than where and why.
+		return fmt.Errorf("publish: %s cannot be created or written: %w", dir, pe.Err)
+	}
 	return fmt.Errorf("publish: %w", err)
 }
 

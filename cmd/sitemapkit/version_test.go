@@ -89,6 +89,15 @@ func TestPlainErrors(t *testing.T) {
 	if !strings.Contains(r.stderr, afile+" is a file, not a folder") || strings.Contains(r.stderr, "mkdir") {
 		t.Errorf("--out a file: %s", r.stderr)
 	}
+	if fi, err := os.Stat("/proc/self"); err == nil && fi.IsDir() {
+		// A folder that cannot be made: where, and the OS's reason,
+		// without its system call.
+		r = genRun(t, "", "generate", "--base", genBase, "--out", "/proc/sitemapkit-out", in)
+		r.want(t, exitUsage)
+		if !strings.Contains(r.stderr, "/proc/sitemapkit-out cannot be created or written: ") || strings.Contains(r.stderr, "mkdir") {
+			t.Errorf("--out a folder that cannot be made: %s", r.stderr)
+		}
+	}
 	r = genRun(t, "", "generate", "--base", genBase, "--out", dir+"/out", dir+"/missing.txt")
 	r.want(t, exitUsage)
 	if !strings.Contains(r.stderr, "missing.txt: no such file or folder") || strings.Contains(r.stderr, "stat ") {
