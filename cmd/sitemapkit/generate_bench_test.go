@@ -13,35 +13,29 @@ import (
 
 // BenchmarkGenerateCSV times the whole command on the benchmark harness's
 // workload (../shared/bench): 1,000,000 CSV rows to gzipped children and an
-// index, without de-duplication, as `generate --gzip --no-dedupe` does.
+// index, as `generate --gzip` does (default) and with --no-dedupe.
 func BenchmarkGenerateCSV(b *testing.B) {
 	const n = 1000000
-	in := filepath.Join(b.TempDir(), "in.csv")
-	f, err := os.Create(in)
-	if err != nil {
-		b.Fatal(err)
+	in := benchWorkload(b, n)
+	st, _ := os.Stat(in)
+	// "default" is what users run (de-duplication on); "no-dedupe" the
+	// least the command does.
+	for _, bc := range []struct {
+		name  string
+		flags []string
+	}{{"default", nil}, {"no-dedupe", []string{"--no-dedupe"}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(st.Size())
+			for i := 0; b.Loop(); i++ {
+				out := filepath.Join(b.TempDir(), fmt.Sprint(i))
+				args := append([]string{"generate", "-q", "--base", genBase, "--out", out, "--gzip", in}, bc.flags...)
+				if code := run(context.Background(), args, nil, io.Discard, io.Discard); code != exitOK {
+					b.Fatalf("exit %d", code)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
+		})
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	w.WriteString("loc,lastmod,changefreq,priority\n")
-	for i := range n {
-		fmt.Fprintf(w, "https://www.example.com/catalog/item-%d?color=red&size=M&ref=%d,2024-01-%02dT10:00:00+00:00,weekly,0.5\n", i, i%97, i%28+1)
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	st, _ := f.Stat()
-	f.Close()
-	b.SetBytes(st.Size())
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		out := filepath.Join(b.TempDir(), fmt.Sprint(i))
-		code := run(context.Background(), []string{"generate", "-q", "--base", genBase, "--out", out, "--gzip", "--no-dedupe", in},
-			nil, io.Discard, io.Discard)
-		if code != exitOK {
-			b.Fatalf("exit %d", code)
-		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
 }
 
 // benchCSV writes n rows of a CSV of URLs and dates, edit's suffix to
@@ -125,4 +119,56 @@ func BenchmarkGenerateState(b *testing.B) {
 		}
 		perURL(b)
 	})
+}
+
+// benchWorkload writes the benchmark harness's workload (../shared/bench):
+// n CSV rows of loc (with a bare &), lastmod, changefreq and priority.
+func benchWorkload(b *testing.B, n int) string {
+	in := filepath.Join(b.TempDir(), "in.csv")
+	f, err := os.Create(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString("loc,lastmod,changefreq,priority\n")
+	for i := range n {
+		fmt.Fprintf(w, "https://www.example.com/catalog/item-%d?color=red&size=M&ref=%d,2024-01-%02dT10:00:00+00:00,weekly,0.5\n", i, i%97, i%28+1)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	return in
+}
+
+// BenchmarkReadValidate times read (each --format) and validate of the
+// set generate makes of the harness's workload: an index and 20 gzipped
+// children of 50,000 URLs, the corpus of ../shared/bench's parse rows.
+func BenchmarkReadValidate(b *testing.B) {
+	const n = 1000000
+	in := benchWorkload(b, n)
+	out := filepath.Join(b.TempDir(), "set")
+	if code := run(context.Background(), []string{"generate", "-q", "--base", genBase, "--out", out, "--gzip", "--no-dedupe", in},
+		nil, io.Discard, io.Discard); code != exitOK {
+		b.Fatalf("generate: exit %d", code)
+	}
+	index := filepath.Join(out, "sitemap.xml")
+	for _, bc := range []struct {
+		name string
+		args []string
+	}{
+		{"read-jsonl", []string{"read", "--format", "jsonl", index}},
+		{"read-csv", []string{"read", "--format", "csv", index}},
+		{"read-text", []string{"read", "--format", "text", index}},
+		{"validate", []string{"validate", "-q", "--base", genBase, index}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if code := run(context.Background(), bc.args, nil, io.Discard, io.Discard); code != exitOK {
+					b.Fatalf("exit %d", code)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
+		})
+	}
 }

@@ -2,16 +2,19 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
-	"encoding/csv"
-	"encoding/json"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -100,8 +103,8 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	csvInfo := &csvCollector{hreflangs: map[string]bool{}}
 	if o.format == "csv" {
 		// The header depends on every entry (image and hreflang columns):
-		// entries are spooled to a file as JSONL, then written as CSV.
-		f, err := os.CreateTemp("", "sitemapkit-read-*.jsonl")
+		// entries are spooled to a file, then written as CSV.
+		f, err := os.CreateTemp("", "sitemapkit-read-*.spool")
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
@@ -189,8 +192,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 			buf = append(buf, u.Loc...)
 			buf = append(buf, '\n')
 		case "csv":
-			csvInfo.note(&u)
-			buf = source.AppendJSONL(buf, &u, doc)
+			buf = csvInfo.spool(buf, &u, doc)
 		default:
 			buf = source.AppendJSONL(buf, &u, doc)
 		}
@@ -210,7 +212,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		if err := csvInfo.write(out, spool, !o.noSource); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		if n := csvInfo.dropped.Load(); n > 0 {
+		if n := csvInfo.dropped; n > 0 {
 			fmt.Fprintf(a.stderr, "sitemapkit: %d entries carry videos or news, which CSV cannot hold; use --format jsonl to keep them\n", n)
 		}
 	}
@@ -256,87 +258,190 @@ func notRead(se *source.SitemapError) bool {
 	return false
 }
 
-// csvCollector learns the CSV columns while entries are spooled.
+// csvCollector learns the CSV columns while entries are spooled: the
+// header depends on every entry (image and hreflang columns), so entries
+// go to a file first, each field already escaped for CSV, and come back as
+// rows laid out once the columns are known: the second pass copies bytes.
 type csvCollector struct {
-	mu        sync.Mutex
 	maxImages int
 	hreflangs map[string]bool
 	order     []string
-	dropped   atomic.Int64
+	dropped   int
+	docs      [][]byte // the documents' names, escaped, by number
+	lastDoc   string
+	tmp       []byte
 }
 
-func (c *csvCollector) note(u *sitemap.URL) {
+// spool appends u, with the document doc, to b for write: the four fixed
+// fields as one escaped run, then the images, the alternates (hreflang as
+// it is, href escaped) and the document's number. A string is its length
+// (uvarint) and bytes; a list is its length, then its strings.
+func (c *csvCollector) spool(b []byte, u *sitemap.URL, doc string) []byte {
 	if len(u.Videos) > 0 || u.News != nil {
-		c.dropped.Add(1)
+		c.dropped++
 	}
-	if len(u.Images) == 0 && len(u.Alternates) == 0 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.maxImages = max(c.maxImages, len(u.Images))
-	for _, a := range u.Alternates {
+	str := func(b, s []byte) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) }
+	c.tmp = appendCSVRow(c.tmp[:0], []string{u.Loc, u.LastMod, u.ChangeFreq, u.Priority})
+	b = str(b, c.tmp[:len(c.tmp)-1])
+	b = binary.AppendUvarint(b, uint64(len(u.Images)))
+	for i := range u.Images {
+		b = str(b, appendCSVField(c.tmp[:0], u.Images[i].Loc))
+	}
+	b = binary.AppendUvarint(b, uint64(len(u.Alternates)))
+	for i := range u.Alternates {
+		a := &u.Alternates[i]
 		if !c.hreflangs[a.Hreflang] {
 			c.hreflangs[a.Hreflang] = true
 			c.order = append(c.order, a.Hreflang)
 		}
+		b = str(b, []byte(a.Hreflang))
+		b = str(b, appendCSVField(c.tmp[:0], a.Href))
 	}
+	if len(c.docs) == 0 || doc != c.lastDoc {
+		c.docs, c.lastDoc = append(c.docs, appendCSVField(nil, doc)), doc
+	}
+	return binary.AppendUvarint(b, uint64(len(c.docs)-1))
 }
 
-// write turns the spooled JSONL into CSV with generate's columns.
+// spoolReader reads back what spool wrote.
+type spoolReader struct {
+	r   *bufio.Reader
+	buf []byte
+	err error
+}
+
+func (s *spoolReader) count() int {
+	n, err := binary.ReadUvarint(s.r)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return int(n)
+}
+
+// bytes returns the next string; it is valid until the next call.
+func (s *spoolReader) bytes() []byte {
+	n := s.count()
+	if s.err != nil {
+		return nil
+	}
+	if cap(s.buf) < n {
+		s.buf = make([]byte, n)
+	}
+	s.buf = s.buf[:n]
+	if _, err := io.ReadFull(s.r, s.buf); err != nil {
+		s.err = err
+		return nil
+	}
+	return s.buf
+}
+
+// write turns the spooled entries into CSV with generate's columns, as
+// encoding/csv writes them.
 func (c *csvCollector) write(out io.Writer, spool *os.File, withSource bool) error {
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	w := csv.NewWriter(out)
 	header := []string{"loc", "lastmod", "changefreq", "priority"}
 	for range c.maxImages {
 		header = append(header, "image")
 	}
 	col := map[string]int{}
-	for _, h := range c.order {
-		col[h] = len(header)
+	for i, h := range c.order {
+		col[h] = i
 		header = append(header, "alternate:"+h)
 	}
 	if withSource {
 		header = append(header, "sitemap")
 	}
-	if err := w.Write(header); err != nil {
-		return err
-	}
-	sc := bufio.NewScanner(spool)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	row := make([]string, len(header))
-	for sc.Scan() {
-		var e struct {
-			sitemap.URL
-			Sitemap string `json:"sitemap"`
+	b := appendCSVRow(nil, header)
+	alts := make([][]byte, len(c.order))
+	sr := &spoolReader{r: bufio.NewReaderSize(spool, 1<<20)}
+	for {
+		if _, err := sr.r.Peek(1); err == io.EOF {
+			break
 		}
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return fmt.Errorf("spooled entry: %w", err)
-		}
-		clear(row)
-		row[0], row[1], row[2], row[3] = e.Loc, e.LastMod, e.ChangeFreq, e.Priority
-		for i, im := range e.Images {
-			row[4+i] = im.Loc
-		}
-		for _, a := range e.Alternates {
-			if i, ok := col[a.Hreflang]; ok && row[i] == "" {
-				row[i] = a.Href
+		b = append(b, sr.bytes()...)
+		n := sr.count()
+		for i := range c.maxImages {
+			b = append(b, ',')
+			if i < n {
+				b = append(b, sr.bytes()...)
 			}
 		}
+		clear(alts)
+		for range sr.count() {
+			i, ok := col[string(sr.bytes())]
+			href := sr.bytes()
+			if ok && alts[i] == nil {
+				alts[i] = append([]byte(nil), href...)
+			}
+		}
+		for _, a := range alts {
+			b = append(b, ',')
+			b = append(b, a...)
+		}
+		doc := sr.count()
+		if sr.err != nil || doc >= len(c.docs) {
+			return fmt.Errorf("spooled entry: %v", cmp.Or(sr.err, errors.New("bad document number")))
+		}
 		if withSource {
-			row[len(row)-1] = e.Sitemap
+			b = append(b, ',')
+			b = append(b, c.docs[doc]...)
 		}
-		if err := w.Write(row); err != nil {
-			return err
+		b = append(b, '\n')
+		if len(b) >= flushSize {
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return err
+	_, err := out.Write(b)
+	return err
+}
+
+// appendCSVRow appends fields as a CSV record, as encoding/csv's Writer
+// writes it: quoted when a field has a comma, quote, CR or LF, starts with
+// a space, or is \. (TestCSVRow holds it to the Writer).
+func appendCSVRow(b []byte, fields []string) []byte {
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCSVField(b, f)
 	}
-	w.Flush()
-	return w.Error()
+	return append(b, '\n')
+}
+
+// appendCSVField appends one field, quoted if it needs to be.
+func appendCSVField(b []byte, f string) []byte {
+	if !csvNeedsQuotes(f) {
+		return append(b, f...)
+	}
+	b = append(b, '"')
+	for {
+		j := strings.IndexByte(f, '"')
+		if j < 0 {
+			break
+		}
+		b = append(b, f[:j+1]...)
+		b = append(b, '"')
+		f = f[j+1:]
+	}
+	b = append(b, f...)
+	return append(b, '"')
+}
+
+func csvNeedsQuotes(f string) bool {
+	if f == "" {
+		return false
+	}
+	if f == `\.` || strings.ContainsAny(f, ",\"\r\n") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	return unicode.IsSpace(r)
 }
 
 // addSiteFlags binds the flags validate and read share to opts, with the

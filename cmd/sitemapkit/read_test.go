@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,6 +211,31 @@ func TestReadSaysWhatItAltered(t *testing.T) {
 	for _, want := range []string{p + ":3:36: error[invalid-character]: byte 0xFF is not UTF-8", p + ":4:36: error[invalid-character]: character reference &#0;"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+// TestCSVRow: read --format csv writes rows as encoding/csv's Writer does,
+// quoting and all, and encoding/csv reads them back as they were.
+func TestCSVRow(t *testing.T) {
+	for _, row := range [][]string{
+		{"https://www.example.com/a", "", "weekly", "0.5"},
+		{"https://www.example.com/a,b", `say "hi"`, " lead", "\t", "line\nbreak", "cr\rhere", `\.`, "\u00a0nbsp", "é"},
+		{""},
+	} {
+		var want bytes.Buffer
+		w := csv.NewWriter(&want)
+		w.Write(row)
+		w.Flush()
+		if got := string(appendCSVRow(nil, row)); got != want.String() {
+			t.Errorf("appendCSVRow(%q) = %q, encoding/csv writes %q", row, got, want.String())
+		}
+		if len(row) == 1 && row[0] == "" {
+			continue // an empty line, which CSV readers skip
+		}
+		back, err := csv.NewReader(strings.NewReader(string(appendCSVRow(nil, row)))).Read()
+		if err != nil || !slices.Equal(back, row) {
+			t.Errorf("read back %q, %v; want %q", back, err, row)
 		}
 	}
 }
