@@ -261,7 +261,7 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		return fail("timezone: %v", err)
 	}
 	top := source.FilterOptions{Include: c.Filter.Include, Exclude: c.Filter.Exclude, StripParams: c.Filter.StripParams, Timezone: tz, Base: c.Base,
-		Latin1: c.URLEncoding == "latin1"}
+		Latin1: strings.EqualFold(c.URLEncoding, "latin1")}
 	own := source.FilterOptions{Include: s.Include, Exclude: s.Exclude, StripParams: s.StripParams}
 	if own.StripParams == nil {
 		own.StripParams = []string{}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -271,10 +272,10 @@ func (v *validator) tracking(c *Config) {
 	if c.Lastmod == "content" && c.State == "" {
 		v.errorf([]string{"lastmod"}, `lastmod "content" needs state: a file to remember each page's content in`)
 	}
-	if c.State != "" && c.Out != "" && inside(c.State, c.Out) {
+	if c.State != "" && c.Out != "" && publish.InDir(c.State, c.Out) {
 		v.errorf([]string{"state"}, "state %q is inside out %q, which is published: keep it elsewhere, e.g. \".sitemapkit/state.db\" beside the config file", c.State, c.Out)
 	}
-	if c.Manifest != "" && c.State != "" && filepath.Clean(c.Manifest) == filepath.Clean(c.State) {
+	if c.Manifest != "" && c.State != "" && samePath(c.Manifest, c.State) {
 		v.errorf([]string{"manifest"}, "manifest %q is the state's file: give each its own", c.Manifest)
 	}
 	if c.KeepDuplicates && c.State != "" {
@@ -291,7 +292,7 @@ func (v *validator) tracking(c *Config) {
 			v.errorf([]string{"hub"}, "hub %q is not an http(s) URL", c.Hub)
 		}
 	}
-	v.oneOf([]string{"url_encoding"}, c.URLEncoding, "utf-8", "latin1")
+	v.oneOf([]string{"url_encoding"}, strings.ToLower(c.URLEncoding), "utf-8", "latin1")
 	if _, err := c.Location(); err != nil {
 		v.errorf([]string{"timezone"}, "timezone %q is not a time zone: use an IANA name such as \"Europe/Berlin\" or \"UTC\"", c.Timezone)
 	}
@@ -324,13 +325,15 @@ func (v *validator) tracking(c *Config) {
 // MaxFeedEntries is the most URLs feed_entries may ask the feed to list.
 const MaxFeedEntries = 10000
 
-// inside reports whether path is in the folder dir.
-func inside(path, dir string) bool {
-	p, err1 := filepath.Abs(path)
-	d, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return false
+// samePath reports whether a and b name one file: the same absolute path,
+// or, for files that exist, the same file.
+func samePath(a, b string) bool {
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && x == y {
+		return true
 	}
-	rel, err := filepath.Rel(d, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }

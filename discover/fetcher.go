@@ -148,6 +148,11 @@ func (f *Fetcher) Allowed(ctx context.Context, rawURL, agent string) (ok bool, w
 	return false, "disallowed for " + productName(agent) + " by " + where
 }
 
+// truncated is the finding of a robots.txt past robots.MaxBytes.
+func (e *robotsEntry) truncated() *Error {
+	return problem(Truncated, nil, "robots.txt is %d bytes (%d lines) past the %d KiB that RFC 9309 asks crawlers to read: Google ignores them, with any Sitemap: lines in them", e.ignored, e.ignoredLines, robotsMaxKiB)
+}
+
 // lineCounter counts the bytes and line ends written to it.
 type lineCounter struct {
 	bytes int64

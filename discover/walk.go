@@ -42,6 +42,9 @@ func (f *Fetcher) Walk(ctx context.Context, starts []string) iter.Seq[*Document]
 	return func(yield func(*Document) bool) {
 		w := newWalker(ctx, f)
 		defer w.cancel()
+		if d := w.robotsFile(); d != nil && !yield(d) {
+			return
+		}
 		var items []*item
 		for _, st := range starts {
 			items = append(items, w.startItems(st)...)
@@ -522,12 +525,20 @@ func (w *walker) runRobots(it *item) {
 	ru, _ := url.Parse(d.Name)
 	w.markSeen(d.Name)
 	e := w.f.robotsFor(w.ctx, ru)
+	if w.o.Robots != "" {
+		// The file stands for the site's robots.txt: its Sitemap: lines
+		// are its lines, and its own findings were said (robotsFile).
+		d.Name, d.Local = w.o.Robots, true
+		if e.why != "" {
+			return
+		}
+	}
 	if e.why != "" {
 		d.add(problem(FetchFailed, e.err, "%s", e.why))
 		return
 	}
-	if e.r.Truncated {
-		d.add(problem(Truncated, nil, "robots.txt is %d bytes (%d lines) past the %d KiB that RFC 9309 asks crawlers to read: Google ignores them, with any Sitemap: lines in them", e.ignored, e.ignoredLines, robotsMaxKiB))
+	if e.r.Truncated && w.o.Robots == "" {
+		d.add(e.truncated())
 	}
 	site := ru.Scheme + "://" + ru.Host + "/"
 	for _, sm := range e.r.Sitemaps {
@@ -557,6 +568,26 @@ func (w *walker) runRobots(it *item) {
 		c.note = " (tried because " + d.Name + " has no Sitemap: lines)"
 		it.children = append(it.children, c)
 	}
+}
+
+// robotsFile returns Options.Robots as a Listing with what is wrong with
+// it (unreadable, or truncated), before anything it judges; nil when there
+// is none, or nothing wrong with it.
+func (w *walker) robotsFile() *Document {
+	if w.o.Robots == "" {
+		return nil
+	}
+	e := w.f.robotsFor(w.ctx, &url.URL{})
+	d := &Document{Name: w.o.Robots, Local: true, Listing: true}
+	switch {
+	case e.why != "":
+		d.add(problem(FetchFailed, e.err, "%s", e.why))
+	case e.r.Truncated:
+		d.add(e.truncated())
+	default:
+		return nil
+	}
+	return d
 }
 
 func (w *walker) markSeen(key string) bool {

@@ -251,14 +251,15 @@ func New(opts Options) (*Builder, error) {
 		return nil, err
 	}
 	if opts.Manifest != "" {
-		mdir := filepath.Dir(opts.Manifest)
-		if err := os.MkdirAll(mdir, 0o755); err != nil {
-			unlock()
-			return nil, dirError(mdir, err)
-		}
-		if err := removeLeftovers(mdir, tempPrefix+opts.Name+"."); err != nil {
+		if _, _, err := loadManifest(opts); errors.Is(err, errOtherSet) {
 			unlock()
 			return nil, err
+		}
+		if _, err := os.Stat(filepath.Dir(opts.Manifest)); err == nil {
+			if err := removeLeftovers(filepath.Dir(opts.Manifest), tempPrefix+opts.Name+"."); err != nil {
+				unlock()
+				return nil, err
+			}
 		}
 	}
 	others := otherStems(opts.Dir, opts.Name)

@@ -85,24 +85,33 @@ func readManifest(path string) (*manifest, error) {
 	return &m, nil
 }
 
+// errOtherSet is the error of a Manifest that records another set.
+var errOtherSet = errors.New("publish: the manifest is another set's")
+
 // loadManifest reads the manifest of the set o publishes. When
 // Options.Manifest moved it out of Dir, a manifest left in Dir is from
 // (read when the new place has none yet, as on the first run after the
 // move), for the run that writes the manifest at its new place to remove.
 func loadManifest(o Options) (m *manifest, from string, err error) {
+	name := o.WithDefaults().Name
 	m, err = readManifest(o.manifestPath())
+	if err == nil && m.Version != 0 && m.Name != name {
+		// Two sets given one manifest would take, then remove, each
+		// other's files.
+		return &manifest{}, "", fmt.Errorf("%w: %s records the set %q, not %q: give each set its own", errOtherSet, o.manifestPath(), m.Name, name)
+	}
 	if o.Manifest == "" || err != nil {
 		return m, "", err
 	}
-	from = filepath.Join(o.Dir, manifestName(o.WithDefaults().Name))
+	from = filepath.Join(o.Dir, manifestName(name))
 	fi, serr := os.Lstat(from)
 	if serr != nil {
 		return m, "", err
 	}
-	if to, err := os.Lstat(o.Manifest); err == nil && os.SameFile(fi, to) {
-		return m, "", nil
-	}
-	if m.Version == 0 {
+	// A manifest in Dir beside one at Manifest was written by a run
+	// without Manifest since (a run with it removes the one in Dir): it
+	// is the record of the set published now.
+	if to, serr := os.Lstat(o.Manifest); serr != nil || !fi.ModTime().Before(to.ModTime()) {
 		m, err = readManifest(from)
 	}
 	return m, from, err
@@ -113,7 +122,21 @@ func writeManifest(path, prefix string, m *manifest) error {
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
+	// Options.Manifest's folder is made when a manifest is first written
+	// there, not before: a dry run makes nothing.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("publish: the manifest cannot be written at %s: %w", path, unwrapPath(err))
+	}
 	return writeFileAtomic(filepath.Dir(path), filepath.Base(path), prefix, append(data, '\n'), false)
+}
+
+// unwrapPath is an OS error without its system call and path, for a
+// message that names the path its own way.
+func unwrapPath(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // find returns the record of name among the published and pending files.

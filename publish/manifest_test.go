@@ -291,12 +291,52 @@ func TestManifestElsewhere(t *testing.T) {
 		t.Errorf("Published without Manifest finds %d files in Dir", len(files))
 	}
 
-	if err := os.Mkdir(filepath.Join(dir, "m"), 0o755); err != nil {
-		t.Fatal(err)
+	for m, want := range map[string]string{
+		filepath.Dir(mpath):                     "is a folder",
+		filepath.Join(t.TempDir(), "new") + "/": "is a folder",
+		filepath.Join(dir, "sitemap.xml"):       "inside the output folder",
+		dir:                                     "inside the output folder",
+	} {
+		o := opts
+		o.Manifest = m
+		if _, err := New(o); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Manifest %s: %v, want %q", m, err, want)
+		}
 	}
-	opts.Manifest = filepath.Join(dir, "m")
-	if _, err := New(opts); err == nil || !strings.Contains(err.Error(), "is a folder") {
-		t.Errorf("Manifest a folder: %v", err)
+	// Another set's manifest is refused, not taken over.
+	o := opts
+	o.Name = "news"
+	if _, err := New(o); err == nil || !strings.Contains(err.Error(), `records the set "sitemap", not "news"`) {
+		t.Errorf("another set's manifest: %v", err)
+	}
+}
+
+// TestManifestToggled: a run without Manifest after one with it records
+// the set in Dir; the next run with Manifest takes that record, the live
+// one, not the older one at Manifest, so that the set it keeps and the
+// files it removes are the live set's.
+func TestManifestToggled(t *testing.T) {
+	dir := t.TempDir()
+	mpath := filepath.Join(t.TempDir(), "m.json")
+	with := Options{Dir: dir, Base: base, MaxURLs: 3, Manifest: mpath}
+	without := with
+	without.Manifest = ""
+	build(t, with, items(0, 10))
+	time.Sleep(10 * time.Millisecond) // distinct modification times
+	build(t, without, items(100, 131))
+	time.Sleep(10 * time.Millisecond)
+	res := build(t, with, items(0, 10))
+	want := names(res.Files)
+	var got []string
+	des, _ := os.ReadDir(dir)
+	for _, de := range des {
+		got = append(got, de.Name())
+	}
+	if !sameElements(got, want) {
+		t.Errorf("Dir holds %v, want the set's files alone %v", got, want)
+	}
+	if urls := readSet(t, dir, base, res); len(urls) != 10 {
+		t.Errorf("the published set has %d URLs, want 10", len(urls))
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/loc"
@@ -147,8 +149,28 @@ func (o Options) Check() error {
 	if o.Dir == "" {
 		errs = append(errs, &OptionError{Field: "Dir", Value: o.Dir, Err: ErrRequired})
 	}
-	if fi, err := os.Stat(o.Manifest); o.Manifest != "" && err == nil && fi.IsDir() {
-		bad("Manifest", o.Manifest, "%q is a folder: give the manifest file's path, e.g. .sitemapkit/manifest.json", o.Manifest)
+	if o.Manifest != "" {
+		switch fi, err := os.Stat(o.Manifest); {
+		case o.Dir != "" && InDir(o.Manifest, o.Dir):
+			// Where it would be deployed, or take a file of the set's.
+			bad("Manifest", o.Manifest, "%q is inside the output folder: keep it outside (e.g. .sitemapkit/manifest.json), or leave it unset to keep it there as %s", o.Manifest, manifestName(o.WithDefaults().Name))
+		case err == nil && fi.IsDir() || strings.HasSuffix(o.Manifest, "/") || strings.HasSuffix(o.Manifest, string(filepath.Separator)):
+			bad("Manifest", o.Manifest, "%q is a folder: give the manifest file's path, e.g. .sitemapkit/manifest.json", o.Manifest)
+		default:
+			// Its folder is made when it is first written, after the
+			// swap: a path that cannot be is refused before.
+			for d := filepath.Dir(o.Manifest); ; d = filepath.Dir(d) {
+				if fi, err := os.Stat(d); err == nil {
+					if !fi.IsDir() {
+						bad("Manifest", o.Manifest, "%q cannot be written: %s is a file, not a folder", o.Manifest, d)
+					}
+					break
+				}
+				if filepath.Dir(d) == d {
+					break
+				}
+			}
+		}
 	}
 	if o.PublicURL != "" {
 		if err := checkURL("PublicURL", o.PublicURL); err != nil {
@@ -173,6 +195,20 @@ func (o Options) Check() error {
 		bad("MaxBytes", o.MaxBytes, "%d is out of range: 1 to %d (0 or absent: %[2]d)", o.MaxBytes, sitemap.MaxBytes)
 	}
 	return errors.Join(errs...)
+}
+
+// InDir reports whether path is dir or inside it, by their absolute
+// paths: where a file is published with the set. Check refuses a Manifest
+// there; a caller keeping files of its own beside a set (a state) must not
+// put them there either.
+func InDir(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // checkURL checks the URL of a field: an http or https URL that loc

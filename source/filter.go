@@ -93,7 +93,8 @@ type FilterOptions struct {
 	Base string
 	// Latin1 percent-encodes the non-ASCII characters of each loc and
 	// alternate's href as ISO-8859-1 bytes (loc.Latin1) rather than UTF-8,
-	// for a server that serves ISO-8859-1 URLs. A URL with a character
+	// for a server that serves ISO-8859-1 URLs. Escapes already in a URL
+	// (a static folder's pages, named by their files' bytes) are kept. A URL with a character
 	// ISO-8859-1 lacks is a *ParseError wrapping loc's *sitemap.Violation.
 	Latin1 bool
 }
@@ -151,15 +152,17 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		if err != nil {
 			return u, err
 		}
+		if f.latin1 {
+			// Before a relative loc is resolved, which would escape it
+			// as UTF-8.
+			if err := latin1(&u); err != nil {
+				return sitemap.URL{}, &ParseError{File: f.src.Name(), Line: f.src.Line(), Err: err}
+			}
+		}
 		if f.base != nil {
 			if r, ok := Resolve(f.base, u.Loc); ok {
 				u.Loc = r
 				f.rel++
-			}
-		}
-		if f.latin1 {
-			if err := latin1(&u); err != nil {
-				return sitemap.URL{}, &ParseError{File: f.src.Name(), Line: f.src.Line(), Err: err}
 			}
 		}
 		ok := normalize(&u)

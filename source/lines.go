@@ -66,6 +66,7 @@ func (l *lineReader) start() {
 	}
 	if bytes.HasPrefix(l.buf[l.r:l.w], []byte("\uFEFF")) {
 		l.r += 3
+		l.dec = nil // the mark says UTF-8, whatever the input was said to be
 	}
 }
 

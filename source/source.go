@@ -370,15 +370,31 @@ func (e Encoding) decoder() func(string) string {
 	default:
 		return nil
 	}
-	return func(line string) string {
-		for i := 0; i < len(line); i++ {
-			if line[i] >= utf8.RuneSelf {
-				// Single-byte encodings map every byte: no error.
-				s, _ := cm.NewDecoder().String(line)
-				return s
-			}
+	var table [256]rune
+	for i := range table {
+		table[i] = cm.DecodeByte(byte(i))
+		if table[i] == utf8.RuneError {
+			// The five bytes Windows-1252 leaves undefined (0x81, 0x8D,
+			// 0x8F, 0x90, 0x9D) are the C1 controls of the same number,
+			// as WHATWG's decoder (every browser's) reads them: distinct
+			// bytes stay distinct.
+			table[i] = rune(i)
 		}
-		return line
+	}
+	return func(line string) string {
+		i := 0
+		for i < len(line) && line[i] < utf8.RuneSelf {
+			i++
+		}
+		if i == len(line) {
+			return line
+		}
+		b := make([]byte, i, len(line)+len(line)/2)
+		copy(b, line)
+		for ; i < len(line); i++ {
+			b = utf8.AppendRune(b, table[line[i]])
+		}
+		return string(b)
 	}
 }
 

@@ -377,6 +377,8 @@ func TestEncodings(t *testing.T) {
 		{source.FormatText, "https://x.example/caf\xe9\n", source.Latin1, "https://x.example/café"},
 		{source.FormatText, "https://x.example/\x80\n", source.Windows1252, "https://x.example/€"},
 		{source.FormatText, "https://x.example/\x80\n", source.Latin1, "https://x.example/\u0080"},
+		// Bytes Windows-1252 leaves undefined are C1 controls, as browsers read them.
+		{source.FormatText, "https://x.example/\x81\x9d\n", source.Windows1252, "https://x.example/\u0081\u009d"},
 		{source.FormatJSONL, `{"loc":"https://x.example/caf` + "\xe9" + `"}` + "\n", source.Latin1, "https://x.example/café"},
 		{source.FormatCSV, "loc\n\"https://x.example/caf\xe9\"\n", source.Windows1252, "https://x.example/café"},
 	} {
@@ -387,6 +389,11 @@ func TestEncodings(t *testing.T) {
 		if _, err := source.New(strings.NewReader(tc.in), "in", tc.f).Read(); !errors.Is(err, source.ErrEncoding) {
 			t.Errorf("%v %q read as UTF-8: %v, want ErrEncoding", tc.f, tc.in, err)
 		}
+	}
+	// A UTF-8 byte order mark wins over the encoding the input was said
+	// to have.
+	if u, err := source.NewEncoded(strings.NewReader("\uFEFFhttps://x.example/café\n"), "in", source.FormatText, source.Latin1).Read(); err != nil || u.Loc != "https://x.example/café" {
+		t.Errorf("a UTF-8 file with its BOM read as Latin-1: %q, %v", u.Loc, err)
 	}
 	for s, want := range map[string]source.Encoding{"": source.UTF8, "UTF-8": source.UTF8, "ISO-8859-1": source.Latin1, "cp1252": source.Windows1252} {
 		if e, err := source.ParseEncoding(s); err != nil || e != want {

@@ -174,8 +174,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringVar(&c.Manifest, "manifest", "", "keep the set's manifest in `FILE`, e.g. outside --out when --out is deployed as it is\n(default --out/.sitemapkit-manifest-NAME.json)")
 	f.BoolVar(&c.Gzip, "gzip", false, "gzip the child sitemaps (.xml.gz)")
 	f.Var(&enumFlag{p: &o.inputFormat, names: []string{"auto", "txt", "csv", "jsonl"}, def: "auto"}, "input-format", "read every input file as txt, csv or jsonl, whatever its name")
-	f.Var(&enumFlag{p: &o.inputEncoding, names: []string{"utf-8", "latin1", "windows-1252"}, def: "utf-8"}, "input-encoding",
-		"read every input file in this encoding, converted to UTF-8 (a legacy export); in utf-8 a line that is not is refused")
+	f.Var(encodingFlag{&o.inputEncoding}, "input-encoding",
+		"read the input files (and the config file's files sources that name none) in this encoding, converted to UTF-8;\nin utf-8 a line that is not is refused")
 	f.Var(&genFormatFlag{set: newChoiceFlag(&c.Format, "format"), json: &o.jsonSummary, given: &o.formatGiven}, "format",
 		"write xml or txt sitemaps; json: print the summary as JSON (with a set format: --format txt,json)")
 	f.Var(newChoiceFlag(&c.Index, "index"), "index", "auto: an index only when one file is not enough; always; never (fail instead)")
@@ -257,6 +257,42 @@ func (e *enumFlag) Type() string { return strings.Join(e.names, "|") }
 // Choices are the values completion offers.
 func (e *enumFlag) Choices() []string { return e.names }
 
+// groupSources returns the sources of each of cfg's groups.
+func groupSources(cfg *config.Config) [][]config.Source {
+	var ss [][]config.Source
+	for _, g := range cfg.Groups {
+		ss = append(ss, g.Sources)
+	}
+	return ss
+}
+
+// encodingFlag is --input-encoding: the names source.ParseEncoding takes,
+// kept as the canonical one.
+type encodingFlag struct{ p *string }
+
+func (e encodingFlag) String() string {
+	if *e.p == "" {
+		return source.UTF8.String()
+	}
+	return *e.p
+}
+
+func (e encodingFlag) Set(s string) error {
+	enc, err := source.ParseEncoding(s)
+	if err != nil {
+		return err
+	}
+	*e.p = enc.String()
+	return nil
+}
+
+func (e encodingFlag) Type() string { return strings.Join(e.Choices(), "|") }
+
+// Choices are the values completion offers.
+func (encodingFlag) Choices() []string {
+	return []string{source.UTF8.String(), source.Latin1.String(), source.Windows1252.String()}
+}
+
 // genFormatFlag is generate's --format: the sitemaps' format (xml, txt),
 // and json, which is the summary's. One flag for both, as validate's and
 // read's --format name what they print; a comma or a second --format
@@ -279,12 +315,17 @@ func (g *genFormatFlag) String() string {
 
 func (g *genFormatFlag) Set(s string) error {
 	for v := range strings.SplitSeq(s, ",") {
-		if strings.EqualFold(strings.TrimSpace(v), "json") {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if v == "json" {
 			*g.json = true
 			continue
 		}
-		if err := g.set.Set(strings.TrimSpace(v)); err != nil {
+		was := *g.set.p
+		if err := g.set.Set(v); err != nil {
 			return fmt.Errorf("%q is not one of %s", v, strings.Join(g.Choices(), ", "))
+		}
+		if *g.given && was != v {
+			return fmt.Errorf("%s and %s: a set has one format (json is the summary's, and goes with either)", was, v)
 		}
 		*g.given = true
 	}
@@ -343,6 +384,17 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 		}
 	}
 	f := &o.set
+	if o.inputEncoding != "" {
+		// The file's files sources without an encoding of their own
+		// are read in the one given, as its inputs are.
+		for _, ss := range append([][]config.Source{cfg.Sources}, groupSources(cfg)...) {
+			for i := range ss {
+				if ss[i].Type == config.TypeFiles && ss[i].Encoding == "" {
+					ss[i].Encoding = o.inputEncoding
+				}
+			}
+		}
+	}
 	set("base", func() { cfg.Base = f.Base })
 	set("out", func() { cfg.Out = f.Out })
 	set("public-url", func() { cfg.PublicURL = f.PublicURL })
@@ -656,15 +708,8 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		}
 	}
 	notes = append(notes, formatNotes(bopts, res)...)
-	if cfg.URLEncoding == "latin1" {
-		notes = append(notes, "URLs percent-encoded as ISO-8859-1 (--url-encoding latin1): ü is %FC, not %C3%BC.")
-	}
-	var checked *lint.Report
-	if extended && bopts.Format != sitemap.FormatText {
-		if checked, err = checkWritten(ctx, bopts, res); err != nil {
-			return err
-		}
-		notes = append(notes, checkLines(checked)...)
+	if strings.EqualFold(cfg.URLEncoding, "latin1") {
+		notes = append(notes, "Non-ASCII characters written in URLs percent-encoded as ISO-8859-1 (--url-encoding latin1): ü is %FC, not %C3%BC; escapes already in URLs, and --dir pages (named by their files' bytes), are kept.")
 	}
 	if tr != nil {
 		killAt("swapped")
@@ -682,6 +727,20 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			notes = append(notes, note)
 		}
 		killAt("feed-written")
+	}
+	// Read back once the run's work is done: the set is live, the state
+	// knows it, and an interrupt here loses only the report.
+	var checked *lint.Report
+	switch {
+	case !extended || bopts.Format == sitemap.FormatText:
+	case crossHost(bopts):
+		notes = append(notes, "Not checked as sitemapkit validate would: the sitemaps are on another host than the site, which only the site's robots.txt vouches for; validate the site once deployed.")
+	default:
+		if checked, err = checkWritten(ctx, bopts, res); err != nil {
+			notes = append(notes, "The check of the set written was interrupted; the set is published (sitemapkit validate checks it).")
+		} else {
+			notes = append(notes, checkLines(checked)...)
+		}
 	}
 
 	switch {

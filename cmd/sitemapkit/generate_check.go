@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -52,6 +53,22 @@ func checkWritten(ctx context.Context, o publish.Options, res *publish.Result) (
 		return nil, err
 	}
 	return col.Report(files), nil
+}
+
+// origin is a URL's scheme and host.
+func origin(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// crossHost reports whether the set's files are served on another host
+// than the site (cross-submission): only the site's robots.txt makes them
+// the site's, so read offline their URLs would all be out of scope.
+func crossHost(o publish.Options) bool {
+	return o.PublicURL != "" && origin(o.PublicURL) != origin(o.Base)
 }
 
 // checkLines words a check of the set written for the summary: nothing

@@ -80,4 +80,11 @@ func TestGenerateJSONSummary(t *testing.T) {
 	if !strings.Contains(r.stderr, `"yaml" is not one of xml, txt, json`) {
 		t.Errorf("--format yaml: %s", r.stderr)
 	}
+	for _, f := range [][]string{{"--format", "xml,txt"}, {"--format", "txt", "--format", "xml"}} {
+		r = genRun(t, "", append([]string{"generate", "--base", genBase, "--out", t.TempDir(), in}, f...)...)
+		r.want(t, exitUsage)
+		if !strings.Contains(r.stderr, "a set has one format") {
+			t.Errorf("%v: %s", f, r.stderr)
+		}
+	}
 }

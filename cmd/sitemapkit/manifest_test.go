@@ -55,10 +55,42 @@ func TestManifestOutsideOut(t *testing.T) {
 		t.Errorf("submit without --manifest: %s", r.stderr)
 	}
 
-	// The manifest and the state are two files.
-	r = genRun(t, "", "generate", "--base", genBase, "--out", out, "--state", st, "--manifest", st, in)
-	r.want(t, exitUsage)
-	if !strings.Contains(r.stderr, "--manifest") {
-		t.Errorf("--manifest the state's file: %s", r.stderr)
+	// The manifest and the state are two files, however spelt.
+	rel, err := filepath.Rel(mustGetwd(t), st)
+	if err != nil {
+		t.Fatal(err)
 	}
+	for _, m := range []string{st, rel} {
+		r = genRun(t, "", "generate", "--base", genBase, "--out", out, "--state", st, "--manifest", m, in)
+		r.want(t, exitUsage)
+		if !strings.Contains(r.stderr, "--manifest") || !strings.Contains(r.stderr, "the state's file") {
+			t.Errorf("--manifest %s, the state's file: %s", m, r.stderr)
+		}
+	}
+	// Not inside --out, where it would be deployed or take a file's name.
+	r = genRun(t, "", "generate", "--base", genBase, "--out", out, "--manifest", filepath.Join(out, "sitemap.xml"), in)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "inside the output folder") {
+		t.Errorf("--manifest inside --out: %s", r.stderr)
+	}
+	afile := genWrite(t, dir, "afile", "x")
+	r = genRun(t, "", "generate", "--base", genBase, "--out", filepath.Join(dir, "o3"), "--manifest", filepath.Join(afile, "m.json"), in)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, afile+" is a file, not a folder") {
+		t.Errorf("--manifest under a file: %s", r.stderr)
+	}
+	// A dry run makes no folder for it.
+	fresh := filepath.Join(dir, "fresh", "sub", "m.json")
+	genRun(t, "", "generate", "--base", genBase, "--out", filepath.Join(dir, "dry"), "--manifest", fresh, "--dry-run", in).want(t, 0)
+	if _, err := os.Stat(filepath.Join(dir, "fresh")); err == nil {
+		t.Error("--dry-run made the manifest's folder")
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
 }

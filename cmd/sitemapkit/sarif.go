@@ -166,7 +166,13 @@ func sarifReport(rep *lint.Report, quiet bool) *sarifLog {
 // local file as a slash-separated path, relative to wd when inside it.
 func sarifURI(name, wd string) string {
 	if isHTTPURL(name) {
+		if u, err := url.Parse(name); err == nil {
+			return u.String() // escaped: a URL fetched may hold a space
+		}
 		return name
+	}
+	if abs, err := filepath.Abs(name); err == nil && !filepath.IsAbs(name) {
+		name = abs // ../x is a file: URI too, outside the working folder
 	}
 	if filepath.IsAbs(name) && wd != "" {
 		if rel, err := filepath.Rel(wd, name); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

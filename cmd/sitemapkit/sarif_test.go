@@ -95,11 +95,24 @@ func TestSARIFURI(t *testing.T) {
 	for name, want := range map[string]string{
 		filepath.FromSlash("/repo/public/sitemap.xml"): "public/sitemap.xml",
 		filepath.FromSlash("/elsewhere/a b.xml"):       "file:///elsewhere/a%20b.xml",
-		"public/x:y.xml":                               "public/x:y.xml",
-		"x:y.xml":                                      "./x:y.xml",
 		"https://www.example.com/s.xml":                "https://www.example.com/s.xml",
+		"http://127.0.0.1:8101/my map.xml":             "http://127.0.0.1:8101/my%20map.xml",
 	} {
 		if got := sarifURI(name, wd); got != want {
+			t.Errorf("sarifURI(%q) = %q, want %q", name, got, want)
+		}
+	}
+	// Relative paths are the working folder's.
+	real, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"public/x:y.xml": "public/x:y.xml",
+		"x:y.xml":        "./x:y.xml",
+		"../sibling.xml": "file://" + filepath.ToSlash(filepath.Join(filepath.Dir(real), "sibling.xml")),
+	} {
+		if got := sarifURI(name, real); got != want {
 			t.Errorf("sarifURI(%q) = %q, want %q", name, got, want)
 		}
 	}

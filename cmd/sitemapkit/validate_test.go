@@ -346,6 +346,19 @@ func TestValidateRobots(t *testing.T) {
 	if code, out, _ = sk(t, "validate", "--offline", dir); code != 0 || strings.Contains(out, "url-blocked-by-robots") {
 		t.Errorf("no robots.txt known, yet URLs judged: exit %d\n%s", code, out)
 	}
+	// A robots.txt past 500 KiB is cut, and said, as a fetched one is.
+	huge := genWrite(t, t.TempDir(), "robots.txt", strings.Repeat("# padding padding padding\n", 30000)+"User-agent: *\nDisallow: /\n")
+	code, out, _ = sk(t, "validate", "--offline", "--robots", huge, dir)
+	if code != exitInputErrors || !strings.Contains(out, huge+": error[robots-txt-truncated]") || strings.Contains(out, "url-blocked-by-robots") {
+		t.Errorf("--robots past 500 KiB: exit %d\n%s", code, out)
+	}
+	// Its Sitemap: lines are its own, at their lines.
+	site := sitetest.New(t)
+	withSitemap := genWrite(t, t.TempDir(), "robots.txt", "User-agent: *\nSitemap: "+site.URL+"/missing.xml\n")
+	code, out, _ = sk(t, "validate", "--robots", withSitemap, site.URL+"/")
+	if code != exitUsage || !strings.Contains(out, withSitemap+":2: error[http-error]: "+site.URL+"/missing.xml: HTTP 404") { // nothing read
+		t.Errorf("--robots with a site: exit %d\n%s", code, out)
+	}
 	code, _, errOut := sk(t, "validate", "--robots", filepath.Join(dir, "nope.txt"), dir)
 	if code != exitUsage || !strings.Contains(errOut, "--robots") {
 		t.Errorf("a missing --robots file: exit %d, %s", code, errOut)

@@ -323,9 +323,16 @@ func TestInputAndURLEncoding(t *testing.T) {
 	if got := genLocs(genPublished(t, filepath.Join(dir, "out"), "sitemap.xml")); !slices.Equal(got, []string{genBase + "%FCmlat.php&q=name"}) {
 		t.Errorf("config keys: published %v", got)
 	}
+	// --input-encoding reads the config file's files sources that name
+	// no encoding too.
+	cfg2 := genWrite(t, dir, "s2.toml", "base = \""+genBase+"\"\nout = \"out2\"\n[[source]]\ntype = \"files\"\npaths = [\"l.txt\"]\n")
+	genRun(t, "", "generate", "--config", cfg2, "--input-encoding", "ISO-8859-1").want(t, 0)
+	if got := genLocs(genPublished(t, filepath.Join(dir, "out2"), "sitemap.xml")); !slices.Equal(got, []string{genBase + "%C3%BCmlat.php&q=name"}) {
+		t.Errorf("--input-encoding with a config file: published %v", got)
+	}
 	r := genRun(t, "", "generate", "--base", genBase, "--out", t.TempDir(), "--input-encoding", "ebcdic", csv)
 	r.want(t, exitUsage)
-	if !strings.Contains(r.stderr, `"ebcdic" is not one of utf-8, latin1, windows-1252`) {
+	if !strings.Contains(r.stderr, `unknown encoding "ebcdic" (want utf-8, latin1 or windows-1252)`) {
 		t.Errorf("--input-encoding ebcdic: %s", r.stderr)
 	}
 }
