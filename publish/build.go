@@ -576,6 +576,7 @@ func (b *Builder) startChild() {
 	b.w = sitemap.NewWriter(&b.cw, b.opts.Format)
 	b.w.MaxURLs = b.opts.MaxURLs
 	b.w.MaxBytes = b.opts.MaxBytes
+	b.w.LocsChecked = true // Place applied the scope
 }
 
 // endChild closes the current child's document and queues its end.

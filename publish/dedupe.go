@@ -254,3 +254,28 @@ func (s *seenSet) bytes() int {
 func (s *seenSet) bytesPerURL() float64 {
 	return float64(s.bytes()) / float64(s.len())
 }
+
+// Seen is the set de-duplication keeps (at most 16 bytes a URL), for a
+// caller that drops duplicates before the Builder, on another goroutine,
+// and builds with Options.NoDedupe: the command drops them where it reads
+// its inputs, on the core that parses them, so that the core that encodes
+// does not wait on the set's cache misses. A Seen is not safe for
+// concurrent use.
+type Seen struct{ s *seenSet }
+
+// NewSeen returns an empty Seen.
+func NewSeen() *Seen { return &Seen{newSeenSet()} }
+
+// Add remembers loc, a normalised URL, and reports whether it is new:
+// false for a URL added before.
+func (s *Seen) Add(loc string) bool {
+	h := s.s.hash(loc)
+	if s.s.contains(h) {
+		return false
+	}
+	s.s.add(h)
+	return true
+}
+
+// Release frees the set's memory; s must not be used after.
+func (s *Seen) Release() { s.s.release() }

@@ -230,6 +230,7 @@ func (b *Builder) slot(p place) (*slot, error) {
 	s.sink.line.Reset()
 	s.w = sitemap.NewWriter(&s.sink, b.opts.Format)
 	s.w.MaxURLs, s.w.MaxBytes = b.opts.MaxURLs, b.opts.MaxBytes
+	s.w.LocsChecked = true // Place applied the scope
 	st.slots[p] = s
 	if !slices.Contains(st.order, p.group) {
 		st.order = append(st.order, p.group)

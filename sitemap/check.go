@@ -30,6 +30,11 @@ func (e *IndexEntry) Check(report func(*Violation)) {
 // writes passes the schemas: lastmod needs at least a full date.
 func (u *URL) check(report func(*Violation), strict bool) {
 	checkSitemapLoc(report, "loc", u.Loc)
+	u.checkFields(report, strict)
+}
+
+// checkFields is check but for the loc.
+func (u *URL) checkFields(report func(*Violation), strict bool) {
 	checkLastMod(report, u.LastMod, strict)
 	if u.ChangeFreq != "" {
 		switch u.ChangeFreq {
@@ -80,6 +85,9 @@ func (e *IndexEntry) check(report func(*Violation), strict bool) {
 func bad(report func(*Violation), rule, field, value, msg string) {
 	report(&Violation{Rule: rule, Field: field, Value: value, Msg: msg})
 }
+
+// minLocLen is the sitemap schemas' minLength for <loc>.
+const minLocLen = 12
 
 func checkSitemapLoc(report func(*Violation), field, s string) {
 	if s == "" {
@@ -409,7 +417,7 @@ func checkURI(report func(*Violation), rule, field, s string) {
 		switch {
 		case len(s) > MaxLocLen:
 			bad(report, RuleURLTooLong, field, s, strconv.Itoa(len(s))+" characters; the protocol allows at most 2,047")
-		case len(s) < 12:
+		case len(s) < minLocLen:
 			bad(report, RuleInvalidURL, field, s, "shorter than the 12 characters the sitemap schema requires")
 		}
 	}

@@ -680,3 +680,25 @@ func BenchmarkWriterExtensions(b *testing.B) {
 	}
 	benchWriter(b, urls)
 }
+
+// TestWriterLocsChecked: a writer told the locs were checked does not
+// parse them again, but still checks the other fields and a loc too short
+// for the schema.
+func TestWriterLocsChecked(t *testing.T) {
+	var buf bytes.Buffer
+	w := sitemap.NewWriter(&buf, sitemap.FormatURLSet)
+	w.LocsChecked = true
+	if err := w.WriteURL(&sitemap.URL{Loc: "https://www.example.com/a", LastMod: "yesterday"}); err == nil {
+		t.Error("a bad lastmod passed with LocsChecked")
+	}
+	if err := w.WriteURL(&sitemap.URL{Loc: "http://a.b/"}); err == nil {
+		t.Error("an 11-character loc passed with LocsChecked")
+	}
+	if err := w.WriteURL(&sitemap.URL{Loc: "https://www.example.com/b", LastMod: "2024-05-01"}); err != nil {
+		t.Errorf("a good entry: %v", err)
+	}
+	w2 := sitemap.NewWriter(&buf, sitemap.FormatURLSet)
+	if err := w2.WriteURL(&sitemap.URL{Loc: "https://www.example.com/a b"}); err == nil {
+		t.Error("an unescaped loc passed without LocsChecked")
+	}
+}

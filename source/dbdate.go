@@ -44,6 +44,12 @@ func dbDate(s string, tz *time.Location) (w3c string, zoneless, ok bool) {
 		return "", false, false
 	}
 	if s[10] == 'T' {
+		// Ending in Z or ±hh:mm, it is W3C or nothing a database writes
+		// (theirs have no colon in the zone, or none): the Writer checks
+		// it. Most values stop here, unparsed.
+		if n := len(s); s[n-1] == 'Z' || (s[n-6] == '+' || s[n-6] == '-') && s[n-3] == ':' {
+			return "", false, false
+		}
 		if _, err := sitemap.ParseDate(s); err == nil {
 			return "", false, false
 		}

@@ -555,6 +555,15 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	cfg.Stdin = a.stdin
 	// The databases the command reads: linked here, not by source.
 	cfg.SQLDrivers = []source.SQLDriver{sqlite.Driver{}, postgres.Driver{}}
+	// Duplicates are dropped as the inputs are read, on the goroutine that
+	// parses them, rather than by the Builder on the one that encodes
+	// (a state drops its own).
+	var seen *publish.Seen
+	if cfg.State == "" && !cfg.KeepDuplicates {
+		seen = publish.NewSeen()
+		defer seen.Release()
+		cfg.Seen = seen.Add
+	}
 	// A source a flag added is not in the file: its errors must not be
 	// placed there.
 	flagged := cfg.Detach()
@@ -593,6 +602,9 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 
 	bopts := cfg.BuildOptions()
+	if seen != nil {
+		bopts.NoDedupe = true
+	}
 	var tr *tracker
 	if cfg.State != "" {
 		now, err := runTime(os.Getenv)
@@ -635,6 +647,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	rep := newRefusals()
 	var notes []string
 	var extended bool // a URL has extensions: the set written is checked
+	var dups int      // duplicates the inputs' filters dropped (seen)
 	prog := startProgress(a, o.quiet)
 	defer prog.stop()
 	for k, st := range sets {
@@ -642,7 +655,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			return &exitError{code: exitUsage, err: err}
 		}
 		for i := range inputs[k] {
-			if err := addInput(ctx, b, tr, st.name, &inputs[k][i], rep, prog, &notes, &extended); err != nil {
+			if err := addInput(ctx, b, tr, st.name, &inputs[k][i], rep, prog, &notes, &extended, &dups); err != nil {
 				return err
 			}
 			if err := tr.restore(ctx, b, bopts.Dir, st.name, false); err != nil {
@@ -665,8 +678,18 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 	res, err := b.Publish(ctx)
 	// With a state, duplicates are the state's to drop (the Builder keeps
-	// none); the summary counts them as always.
+	// none), and without one the inputs' filters'; the summary counts them
+	// as always.
 	shown := bopts
+	if seen != nil {
+		shown.NoDedupe = false
+		if res != nil {
+			res.Duplicates += dups
+		}
+		if planned != nil {
+			planned.Duplicates += dups
+		}
+	}
 	if tr != nil {
 		shown.NoDedupe = false
 		if res != nil {
@@ -783,7 +806,7 @@ func refusedError(rep *refusals) error {
 // what the input says of itself (a log's skipped lines, a filter's drops).
 // An input that cannot be read to its end stops the run: publishing the
 // rest would drop its URLs from the live set.
-func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string, in *config.Input, rep *refusals, prog *progress, notes *[]string, extended *bool) error {
+func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string, in *config.Input, rep *refusals, prog *progress, notes *[]string, extended *bool, dups *int) error {
 	src, closeInput, err := in.Open(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -844,6 +867,7 @@ func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string
 	case err == nil:
 		// The stream is over: what its sources counted is final.
 		*notes = append(*notes, inputNotes(src)...)
+		*dups += duplicatesOf(src)
 		return nil
 	case errors.Is(err, context.Canceled):
 		return err

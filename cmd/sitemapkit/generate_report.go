@@ -161,11 +161,35 @@ func printSummary(a *app, o publish.Options, res *publish.Result, rep *refusals,
 // logSamples is how many unparsable lines of a log the summary quotes.
 const logSamples = 3
 
+// duplicatesOf returns the duplicates the filters of an input dropped.
+func duplicatesOf(src source.Source) int {
+	n := 0
+	for s := range chain(src) {
+		if f, ok := s.(*source.Filter); ok {
+			n += f.Duplicates()
+		}
+	}
+	return n
+}
+
+// chain yields src and the sources it wraps (Unwrap), outermost first.
+func chain(src source.Source) iter.Seq[source.Source] {
+	return func(yield func(source.Source) bool) {
+		for src != nil && yield(src) {
+			u, ok := src.(interface{ Unwrap() source.Source })
+			if !ok {
+				return
+			}
+			src = u.Unwrap()
+		}
+	}
+}
+
 // inputNotes says what an input's sources counted once it has been read:
 // the URLs its filters left out, and what an access log skipped.
 func inputNotes(src source.Source) []string {
 	var notes []string
-	for src != nil {
+	for src := range chain(src) {
 		switch s := src.(type) {
 		case *source.Filter:
 			if n := s.Dropped(); n > 0 {
@@ -198,11 +222,6 @@ func inputNotes(src source.Source) []string {
 				notes = append(notes, fmt.Sprintf("%s: %s left out (%s).", s.Name(), what, strings.Join(parts, ", ")))
 			}
 		}
-		u, ok := src.(interface{ Unwrap() source.Source })
-		if !ok {
-			break
-		}
-		src = u.Unwrap()
 	}
 	return notes
 }
