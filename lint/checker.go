@@ -160,6 +160,8 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	if d.now.IsZero() {
 		d.now = time.Now()
 	}
+	// The earliest year a date a day past now can be in, for checkFuture.
+	d.year = fmt.Sprintf("%04d", d.now.Add(-futureSlack).UTC().Year())
 	if publicURL != "" {
 		s, err := loc.NewScope(publicURL)
 		if err != nil {
@@ -214,6 +216,7 @@ type docCheck struct {
 	publicHash uint64
 	local      *hashSet            // this document's locs, for duplicates within it
 	blocked    func(string) string // see checkDocument
+	year       string              // see checkFuture
 	news       int
 	fatal      bool                 // reading stopped at damage
 	tooLarge   bool                 // file-too-large already reported
@@ -479,8 +482,12 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	if d.res.Entries == sitemap.MaxURLs+1 {
 		d.add(TooManyURLs, pos, fmt.Sprintf("more than %d URLs in one sitemap; split it and list the parts in an index", sitemap.MaxURLs))
 	}
-	u.Check(d.violation)
-	d.checkLoc(u.Loc, false)
+	if u.Loc == "" {
+		u.Check(d.violation) // missing-tag
+	} else {
+		u.CheckFields(d.violation)
+		d.checkLoc(u.Loc, false)
+	}
 	d.checkFuture(u.LastMod)
 	if d.blocked != nil && u.Loc != "" {
 		if why := d.blocked(u.Loc); why != "" {
@@ -549,6 +556,11 @@ const futureSlack = 24 * time.Hour
 // checkFuture reports a lastmod later than the check's time (Checker.Now).
 func (d *docCheck) checkFuture(lastmod string) {
 	if lastmod == "" {
+		return
+	}
+	// A year before the check's is in the past: most lastmods, which
+	// must cost no second parse.
+	if len(lastmod) >= 4 && lastmod[:4] < d.year {
 		return
 	}
 	t, err := sitemap.ParseDate(lastmod)

@@ -277,5 +277,6 @@ func (s *Seen) Add(loc string) bool {
 	return true
 }
 
-// Release frees the set's memory; s must not be used after.
+// Release frees the set's memory at once; s must not be used after, by
+// any goroutine. Without it, the memory is freed once s is garbage.
 func (s *Seen) Release() { s.s.release() }

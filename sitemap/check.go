@@ -33,6 +33,13 @@ func (u *URL) check(report func(*Violation), strict bool) {
 	u.checkFields(report, strict)
 }
 
+// CheckFields is Check but for Loc, for a caller that checks locs its own
+// way (against a sitemap's scope: loc.Scope.Check reports all Check would
+// of a loc, and more), so that a loc is parsed once.
+func (u *URL) CheckFields(report func(*Violation)) {
+	u.checkFields(report, false)
+}
+
 // checkFields is check but for the loc.
 func (u *URL) checkFields(report func(*Violation), strict bool) {
 	checkLastMod(report, u.LastMod, strict)

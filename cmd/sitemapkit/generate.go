@@ -560,8 +560,9 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	// (a state drops its own).
 	var seen *publish.Seen
 	if cfg.State == "" && !cfg.KeepDuplicates {
+		// Not released here: a read-ahead goroutine stopped by an error
+		// may still be in Add; the set is freed once it is garbage.
 		seen = publish.NewSeen()
-		defer seen.Release()
 		cfg.Seen = seen.Add
 	}
 	// A source a flag added is not in the file: its errors must not be
