@@ -173,9 +173,6 @@ type Config struct {
 	// database driver of its own). Without its driver a sql source cannot
 	// be read.
 	SQLDrivers []source.SQLDriver `toml:"-"`
-	// Seen, when set, drops duplicate URLs as each input is read (see
-	// source.FilterOptions.Seen; not a key: the command sets it).
-	Seen func(loc string) bool `toml:"-"`
 
 	origin *origin // where the config was read from; nil when built in code
 }

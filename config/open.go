@@ -276,19 +276,11 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			if err != nil {
 				return nil, close, err
 			}
-			// Duplicates are dropped by the last filter, once every
-			// pattern has spoken.
-			t, o := top, own
-			if hasOwn {
-				o.Seen = c.Seen
-			} else {
-				t.Seen = c.Seen
-			}
-			if src, err = source.NewFilter(src, t); err != nil {
+			if src, err = source.NewFilter(src, top); err != nil {
 				return nil, close, err
 			}
 			if hasOwn {
-				if src, err = source.NewFilter(src, o); err != nil {
+				if src, err = source.NewFilter(src, own); err != nil {
 					return nil, close, err
 				}
 			}

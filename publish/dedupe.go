@@ -261,10 +261,13 @@ func (s *seenSet) bytesPerURL() float64 {
 // its inputs, on the core that parses them, so that the core that encodes
 // does not wait on the set's cache misses. A Seen is not safe for
 // concurrent use.
-type Seen struct{ s *seenSet }
+type Seen struct {
+	s      *seenSet
+	hashes []uint64 // AddBatch's
+}
 
 // NewSeen returns an empty Seen.
-func NewSeen() *Seen { return &Seen{newSeenSet()} }
+func NewSeen() *Seen { return &Seen{s: newSeenSet()} }
 
 // Add remembers loc, a normalised URL, and reports whether it is new:
 // false for a URL added before.
@@ -275,6 +278,22 @@ func (s *Seen) Add(loc string) bool {
 	}
 	s.s.add(h)
 	return true
+}
+
+// AddBatch is Add for each of locs, in order, setting fresh[i] to its
+// answer: a batch's lookups, each a cache miss in a large set, then
+// overlap, rather than each stalling whatever work comes between two.
+func (s *Seen) AddBatch(locs []string, fresh []bool) {
+	hs := s.hashes[:0]
+	for _, l := range locs {
+		hs = append(hs, s.s.hash(l))
+	}
+	for i, h := range hs {
+		if fresh[i] = !s.s.contains(h); fresh[i] {
+			s.s.add(h)
+		}
+	}
+	s.hashes = hs
 }
 
 // Release frees the set's memory at once; s must not be used after, by

@@ -339,3 +339,25 @@ func BenchmarkSeenSetLarge(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/URL")
 	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/n, "cpu-ns/URL")
 }
+
+// TestSeenAddBatch: AddBatch answers as Add would, one after the other,
+// for repeats within a batch and across batches.
+func TestSeenAddBatch(t *testing.T) {
+	s, ref := NewSeen(), NewSeen()
+	defer s.Release()
+	defer ref.Release()
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		locs := make([]string, 1+r.IntN(600))
+		for i := range locs {
+			locs[i] = "https://www.example.com/" + strconv.Itoa(r.IntN(20000))
+		}
+		fresh := make([]bool, len(locs))
+		s.AddBatch(locs, fresh)
+		for i, l := range locs {
+			if want := ref.Add(l); fresh[i] != want {
+				t.Fatalf("AddBatch says %s is new: %v, Add: %v", l, fresh[i], want)
+			}
+		}
+	}
+}

@@ -22,6 +22,10 @@ type Ahead struct {
 	free    chan *aheadBatch // emptied batches, for reuse
 	stop    chan struct{}
 	once    sync.Once
+	// unique, when set, is told the locs of each batch's URLs and says
+	// which are new (see ReadAheadUnique); dups counts the others.
+	unique func(locs []string, fresh []bool)
+	dups   int
 
 	cur   *aheadBatch
 	next  int // index in cur of the record Read returns next
@@ -40,6 +44,10 @@ const aheadBatchLen = 512
 
 type aheadBatch struct {
 	recs []aheadRecord
+	// dedupe's scratch
+	locs  []string
+	idx   []int
+	fresh []bool
 }
 
 type aheadRecord struct {
@@ -50,13 +58,27 @@ type aheadRecord struct {
 	fp    uint64 // src's Fingerprint, when it has one
 	hasFP bool
 	end   error // src.Err() right after this record
+	dup   bool  // a duplicate (see ReadAheadUnique): not returned
 }
 
 // ReadAhead starts reading src ahead of the caller and returns the Ahead
 // that returns its records.
-func ReadAhead(src Source) *Ahead {
+func ReadAhead(src Source) *Ahead { return readAhead(src, nil) }
+
+// ReadAheadUnique is ReadAhead dropping duplicates: unique is told the
+// locs of each batch of URLs read, in order, and sets fresh[i] false for
+// those it has seen (a URL seen before, or earlier in the batch). It runs
+// on the goroutine that reads, once a batch: a set's lookups, a cache miss
+// each, are then issued back to back and overlap, instead of stalling the
+// parse of each URL in turn. Duplicates counts what it dropped.
+func ReadAheadUnique(src Source, unique func(locs []string, fresh []bool)) *Ahead {
+	return readAhead(src, unique)
+}
+
+func readAhead(src Source, unique func(locs []string, fresh []bool)) *Ahead {
 	const nbatches = 3 // one being read, one in flight, one being built
 	a := &Ahead{
+		unique:  unique,
 		src:     src,
 		placer:  placerOf(src),
 		printer: fingerprinterOf(src),
@@ -98,6 +120,9 @@ func (a *Ahead) fill() {
 			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), place: place, fp: fp, hasFP: hasFP, end: end})
 			over = err == io.EOF || (err != nil && end != nil)
 		}
+		if a.unique != nil {
+			a.dedupe(b)
+		}
 		select {
 		case a.batches <- b:
 		case <-a.stop:
@@ -109,10 +134,48 @@ func (a *Ahead) fill() {
 	}
 }
 
+// dedupe marks the batch's duplicates.
+func (a *Ahead) dedupe(b *aheadBatch) {
+	locs, idx := b.locs[:0], b.idx[:0]
+	for i := range b.recs {
+		if r := &b.recs[i]; r.err == nil && r.u.Loc != "" {
+			locs, idx = append(locs, r.u.Loc), append(idx, i)
+		}
+	}
+	fresh := b.fresh[:0]
+	for range locs {
+		fresh = append(fresh, true)
+	}
+	a.unique(locs, fresh)
+	for k, i := range idx {
+		if !fresh[k] {
+			b.recs[i].dup = true
+			b.recs[i].u = sitemap.URL{}
+			a.dups++
+		}
+	}
+	clear(locs) // the URLs' memory is not the batch's to keep
+	b.locs, b.idx, b.fresh = locs, idx, fresh
+}
+
+// Duplicates returns how many URLs ReadAheadUnique's set found seen, once
+// the stream is over.
+func (a *Ahead) Duplicates() int { return a.dups }
+
 // Read returns the next record of the Source read, with its contract.
 func (a *Ahead) Read() (sitemap.URL, error) {
+	for {
+		u, err, dup := a.read()
+		if !dup {
+			return u, err
+		}
+	}
+}
+
+// read is Read, returning duplicates too, marked.
+func (a *Ahead) read() (sitemap.URL, error, bool) {
 	if a.done {
-		return sitemap.URL{}, a.last()
+		return sitemap.URL{}, a.last(), false
 	}
 	if a.cur == nil || a.next == len(a.cur.recs) {
 		if a.cur != nil {
@@ -122,7 +185,7 @@ func (a *Ahead) Read() (sitemap.URL, error) {
 		b, ok := <-a.batches
 		if !ok { // Close was called
 			a.done, a.end = true, io.ErrClosedPipe
-			return sitemap.URL{}, a.end
+			return sitemap.URL{}, a.end, false
 		}
 		a.cur, a.next = b, 0
 	}
@@ -134,7 +197,7 @@ func (a *Ahead) Read() (sitemap.URL, error) {
 	}
 	u := r.u
 	r.u = sitemap.URL{} // drop the batch's reference to the URL's memory
-	return u, r.err
+	return u, r.err, r.dup
 }
 
 // last is what Read returns once the stream is over.

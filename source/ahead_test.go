@@ -152,3 +152,41 @@ func TestAheadPlacesThroughFilter(t *testing.T) {
 		t.Errorf("places through ReadAhead %q, directly %q", got, want)
 	}
 }
+
+// TestAheadUnique: ReadAheadUnique returns what ReadAhead does, less the
+// URLs its set says it has seen (within a batch and across batches), with
+// their lines and errors in order, and counts them.
+func TestAheadUnique(t *testing.T) {
+	var in strings.Builder
+	var want []step
+	for i := range 3000 {
+		loc := fmt.Sprintf("https://www.example.com/%d", i%1700) // 1,300 repeats
+		if i == 5 {
+			in.WriteString("not a url at all\n") // a line the reader refuses
+		}
+		in.WriteString(loc + "\n")
+	}
+	seen := map[string]bool{}
+	unique := func(locs []string, fresh []bool) {
+		for i, l := range locs {
+			fresh[i] = !seen[l]
+			seen[l] = true
+		}
+	}
+	all := steps(source.New(strings.NewReader(in.String()), "in", source.FormatText), 0)
+	kept := map[string]bool{}
+	for _, s := range all {
+		if s.err != "" || !kept[s.loc] {
+			want = append(want, s)
+			kept[s.loc] = true
+		}
+	}
+	a := source.ReadAheadUnique(source.New(strings.NewReader(in.String()), "in", source.FormatText), unique)
+	defer a.Close()
+	if got := steps(a, 0); !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadAheadUnique returned %d steps, want %d", len(got), len(want))
+	}
+	if a.Duplicates() != 1300 {
+		t.Errorf("Duplicates = %d, want 1300", a.Duplicates())
+	}
+}

@@ -97,12 +97,6 @@ type FilterOptions struct {
 	// (a static folder's pages, named by their files' bytes) are kept. A URL with a character
 	// ISO-8859-1 lacks is a *ParseError wrapping loc's *sitemap.Violation.
 	Latin1 bool
-	// Seen, when set, reports whether a URL kept (its loc normalised) is
-	// new, and remembers it: one that is not is a duplicate, dropped and
-	// counted (Duplicates). It runs where the Filter runs (a ReadAhead's
-	// goroutine), after the patterns: give it to the last Filter of a
-	// chain, so that a URL another filter leaves out is not remembered.
-	Seen func(loc string) bool
 }
 
 // Filter is a Source that returns the URLs of another Source that its
@@ -119,8 +113,6 @@ type Filter struct {
 	dropped int
 	tz      *time.Location
 	latin1  bool
-	seen    func(string) bool
-	dups    int      // duplicates dropped (Seen)
 	base    *url.URL // resolves relative locs; nil: none are
 	rel     int      // relative locs resolved
 	dates   int      // lastmods rewritten from a database's spelling
@@ -131,7 +123,7 @@ type Filter struct {
 // the first pattern that cannot be compiled. It does not touch src, so that
 // NewFilter(nil, o) checks options (a config file's) without a Source.
 func NewFilter(src Source, o FilterOptions) (*Filter, error) {
-	f := &Filter{src: src, tz: o.Timezone, latin1: o.Latin1, seen: o.Seen}
+	f := &Filter{src: src, tz: o.Timezone, latin1: o.Latin1}
 	if o.Base != "" {
 		b, err := url.Parse(o.Base)
 		if err != nil || !b.IsAbs() {
@@ -186,14 +178,7 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		if f.strip {
 			f.stripParams(&u)
 		}
-		if !ok {
-			return u, nil
-		}
-		if f.keeps(u.Loc) {
-			if f.seen != nil && !f.seen(u.Loc) {
-				f.dups++
-				continue
-			}
+		if !ok || f.keeps(u.Loc) {
 			return u, nil
 		}
 		f.dropped++
@@ -287,9 +272,6 @@ func (f *Filter) Unwrap() Source { return f.src }
 
 // Dropped returns how many URLs Include and Exclude have left out so far.
 func (f *Filter) Dropped() int { return f.dropped }
-
-// Duplicates returns how many URLs FilterOptions.Seen found seen before.
-func (f *Filter) Duplicates() int { return f.dups }
 
 // Dates reports how many lastmods were rewritten from a database's
 // spelling, and how many of them had no zone and were read in

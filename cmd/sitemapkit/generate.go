@@ -555,16 +555,6 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	cfg.Stdin = a.stdin
 	// The databases the command reads: linked here, not by source.
 	cfg.SQLDrivers = []source.SQLDriver{sqlite.Driver{}, postgres.Driver{}}
-	// Duplicates are dropped as the inputs are read, on the goroutine that
-	// parses them, rather than by the Builder on the one that encodes
-	// (a state drops its own).
-	var seen *publish.Seen
-	if cfg.State == "" && !cfg.KeepDuplicates {
-		// Not released here: a read-ahead goroutine stopped by an error
-		// may still be in Add; the set is freed once it is garbage.
-		seen = publish.NewSeen()
-		cfg.Seen = seen.Add
-	}
 	// A source a flag added is not in the file: its errors must not be
 	// placed there.
 	flagged := cfg.Detach()
@@ -603,7 +593,14 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	}
 
 	bopts := cfg.BuildOptions()
-	if seen != nil {
+	// Duplicates are dropped as the inputs are read, a batch at a time on
+	// the goroutine that parses them, rather than one at a time by the
+	// Builder on the one that encodes (a state drops its own). Not
+	// released here: a read-ahead stopped by an error may still be in it;
+	// the set is freed once it is garbage.
+	var seen *publish.Seen
+	if cfg.State == "" && !bopts.NoDedupe {
+		seen = publish.NewSeen()
 		bopts.NoDedupe = true
 	}
 	var tr *tracker
@@ -656,7 +653,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 			return &exitError{code: exitUsage, err: err}
 		}
 		for i := range inputs[k] {
-			if err := addInput(ctx, b, tr, st.name, &inputs[k][i], rep, prog, &notes, &extended, &dups); err != nil {
+			if err := addInput(ctx, b, tr, seen, st.name, &inputs[k][i], rep, prog, &notes, &extended, &dups); err != nil {
 				return err
 			}
 			if err := tr.restore(ctx, b, bopts.Dir, st.name, false); err != nil {
@@ -807,7 +804,7 @@ func refusedError(rep *refusals) error {
 // what the input says of itself (a log's skipped lines, a filter's drops).
 // An input that cannot be read to its end stops the run: publishing the
 // rest would drop its URLs from the live set.
-func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string, in *config.Input, rep *refusals, prog *progress, notes *[]string, extended *bool, dups *int) error {
+func addInput(ctx context.Context, b *publish.Builder, tr *tracker, seen *publish.Seen, group string, in *config.Input, rep *refusals, prog *progress, notes *[]string, extended *bool, dups *int) error {
 	src, closeInput, err := in.Open(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -817,7 +814,12 @@ func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string
 	}
 	defer closeInput()
 	// Parse the input on one core while the set is built on the other.
-	ahead := source.ReadAhead(src)
+	var ahead *source.Ahead
+	if seen != nil {
+		ahead = source.ReadAheadUnique(src, seen.AddBatch)
+	} else {
+		ahead = source.ReadAhead(src)
+	}
 	defer ahead.Close()
 	onError := func(err error) error {
 		if ahead.Err() != nil {
@@ -868,7 +870,7 @@ func addInput(ctx context.Context, b *publish.Builder, tr *tracker, group string
 	case err == nil:
 		// The stream is over: what its sources counted is final.
 		*notes = append(*notes, inputNotes(src)...)
-		*dups += duplicatesOf(src)
+		*dups += ahead.Duplicates()
 		return nil
 	case errors.Is(err, context.Canceled):
 		return err

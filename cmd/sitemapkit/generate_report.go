@@ -161,17 +161,6 @@ func printSummary(a *app, o publish.Options, res *publish.Result, rep *refusals,
 // logSamples is how many unparsable lines of a log the summary quotes.
 const logSamples = 3
 
-// duplicatesOf returns the duplicates the filters of an input dropped.
-func duplicatesOf(src source.Source) int {
-	n := 0
-	for s := range chain(src) {
-		if f, ok := s.(*source.Filter); ok {
-			n += f.Duplicates()
-		}
-	}
-	return n
-}
-
 // chain yields src and the sources it wraps (Unwrap), outermost first.
 func chain(src source.Source) iter.Seq[source.Source] {
 	return func(yield func(source.Source) bool) {
