@@ -44,6 +44,10 @@ import (
 // are uniform, so the segments fill, and grow, nearly together: the
 // process's peak is the set's, plus one segment.
 //
+// A Seen's set has no filters: it is filled a batch at a time (insert), a
+// lookup issued after the other, and a filter would then be one more miss
+// a URL, not one less.
+//
 // Slots are picked by fast range reduction (hash·len >> 64, on the bits
 // below the segment's), so lengths need not be powers of two, and linear
 // probing keeps a probe sequence in consecutive memory.
@@ -64,6 +68,8 @@ type seenSegment struct {
 	n      int      // hashes in slots
 	limit  int      // n at which the table grows
 	mapped bool     // mem is a mapping, for offheap.Free
+	// noFilter: no filter, for a set filled by insert (see newSet)
+	noFilter bool
 }
 
 const (
@@ -77,13 +83,18 @@ const (
 	growDenom     = 2
 )
 
-func newSeenSet() *seenSet {
+func newSeenSet() *seenSet { return newSet(true) }
+
+// newSet returns an empty set, with filters or without (a set filled by
+// insert alone, which never asks them).
+func newSet(filter bool) *seenSet {
 	s := &seenSet{
 		seed:    maphash.MakeSeed(),
 		pending: make([]uint64, 0, seenBatch),
 		segs:    new(seenSegments),
 	}
 	for i := range s.segs {
+		s.segs[i].noFilter = !filter
 		s.segs[i].setMem(offheap.Alloc(seenMinWords))
 	}
 	// A Builder dropped without Publish or Abort must not leak its
@@ -94,6 +105,9 @@ func newSeenSet() *seenSet {
 
 func (g *seenSegment) setMem(mem []uint64, mapped bool) {
 	nb := len(mem) / bloomShare
+	if g.noFilter {
+		nb = 0
+	}
 	g.mem, g.mapped = mem, mapped
 	g.bloom, g.slots = mem[:nb:nb], mem[nb:]
 	g.limit = int(slotsMaxLoad * float64(len(g.slots)))
@@ -151,6 +165,24 @@ func (s *seenSet) add(h uint64) {
 	if len(s.pending) == seenBatch {
 		s.flush()
 	}
+}
+
+// insert adds h unless it is there, in its table at once, and reports
+// whether it added it: one cache miss a URL, rather than the filter's and
+// then the table's. It is for a set without filters (newSet(false), a
+// Seen's), which contains and add must not be used on.
+func (s *seenSet) insert(h uint64) bool {
+	h = key(h)
+	g := s.segment(h)
+	if g.n >= g.limit {
+		s.grow(g)
+	}
+	found, i := g.find(h)
+	if !found {
+		g.slots[i] = h
+		g.n++
+	}
+	return !found
 }
 
 func (s *seenSet) len() int {
@@ -215,7 +247,9 @@ func (s *seenSet) grow(g *seenSegment) {
 	for _, h := range s.scratch {
 		_, i := g.find(h)
 		g.slots[i] = h
-		g.bloom[bloomWord(h, len(g.bloom))] |= bloomMask(h)
+		if !g.noFilter {
+			g.bloom[bloomWord(h, len(g.bloom))] |= bloomMask(h)
+		}
 	}
 	for _, h := range s.pending {
 		if s.segment(h) == g {
@@ -267,17 +301,12 @@ type Seen struct {
 }
 
 // NewSeen returns an empty Seen.
-func NewSeen() *Seen { return &Seen{s: newSeenSet()} }
+func NewSeen() *Seen { return &Seen{s: newSet(false)} }
 
 // Add remembers loc, a normalised URL, and reports whether it is new:
 // false for a URL added before.
 func (s *Seen) Add(loc string) bool {
-	h := s.s.hash(loc)
-	if s.s.contains(h) {
-		return false
-	}
-	s.s.add(h)
-	return true
+	return s.s.insert(s.s.hash(loc))
 }
 
 // AddBatch is Add for each of locs, in order, setting fresh[i] to its
@@ -289,9 +318,7 @@ func (s *Seen) AddBatch(locs []string, fresh []bool) {
 		hs = append(hs, s.s.hash(l))
 	}
 	for i, h := range hs {
-		if fresh[i] = !s.s.contains(h); fresh[i] {
-			s.s.add(h)
-		}
+		fresh[i] = s.s.insert(h)
 	}
 	s.hashes = hs
 }

@@ -340,24 +340,38 @@ func BenchmarkSeenSetLarge(b *testing.B) {
 	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/n, "cpu-ns/URL")
 }
 
-// TestSeenAddBatch: AddBatch answers as Add would, one after the other,
-// for repeats within a batch and across batches.
+// TestSeenAddBatch: AddBatch and Add answer as a map does, for repeats
+// within a batch and across batches, through the tables' growths, within
+// the 16 bytes a URL (a Seen has no filter: less).
 func TestSeenAddBatch(t *testing.T) {
-	s, ref := NewSeen(), NewSeen()
+	s := NewSeen()
 	defer s.Release()
-	defer ref.Release()
+	ref := map[string]bool{}
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 200 {
-		locs := make([]string, 1+r.IntN(600))
+	for k := range 400 {
+		locs := make([]string, 1+r.IntN(1200))
 		for i := range locs {
-			locs[i] = "https://www.example.com/" + strconv.Itoa(r.IntN(20000))
+			locs[i] = "https://www.example.com/" + strconv.Itoa(r.IntN(300000))
 		}
 		fresh := make([]bool, len(locs))
-		s.AddBatch(locs, fresh)
-		for i, l := range locs {
-			if want := ref.Add(l); fresh[i] != want {
-				t.Fatalf("AddBatch says %s is new: %v, Add: %v", l, fresh[i], want)
+		if k%2 == 0 {
+			s.AddBatch(locs, fresh)
+		} else {
+			for i, l := range locs {
+				fresh[i] = s.Add(l)
 			}
 		}
+		for i, l := range locs {
+			if want := !ref[l]; fresh[i] != want {
+				t.Fatalf("%s new: %v, want %v", l, fresh[i], want)
+			}
+			ref[l] = true
+		}
+	}
+	if n := s.s.len(); n != len(ref) {
+		t.Errorf("len %d, want %d", n, len(ref))
+	}
+	if b := s.s.bytesPerURL(); b > 16 {
+		t.Errorf("%.1f bytes a URL, want at most 16", b)
 	}
 }
