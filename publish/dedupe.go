@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"os"
 	"runtime"
 	"slices"
 	"unsafe"
@@ -339,6 +340,12 @@ func (s *Seen) Reserve(n int) {
 	// for every segment but once in millions of sets.
 	m := float64(n) / seenSegs
 	words := int((m+5*math.Sqrt(m)+16)/slotsMaxLoad) + 1
+	if words*8 >= offheap.MinMap {
+		// A mapping is whole pages, rounded down (offheap.Alloc): ask
+		// for whole pages, rounded up.
+		page := os.Getpagesize() / 8
+		words = (words + page - 1) / page * page
+	}
 	for i := range s.s.segs {
 		if g := &s.s.segs[i]; words > len(g.mem) {
 			s.s.growTo(g, words)
