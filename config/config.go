@@ -173,6 +173,9 @@ type Config struct {
 	// database driver of its own). Without its driver a sql source cannot
 	// be read.
 	SQLDrivers []source.SQLDriver `toml:"-"`
+	// UserAgent is what a crawl source sends and matches robots.txt
+	// groups with (not a key: the command sets it with its version).
+	UserAgent string `toml:"-"`
 
 	origin *origin // where the config was read from; nil when built in code
 }
@@ -312,6 +315,27 @@ type Source struct {
 	// "page"; the others are dropped. Default: none kept.
 	KeepParams []string `toml:"keep_params"`
 
+	// Hosts (crawl) are more hosts whose pages are crawled, besides the
+	// scope of the start URLs in paths (their scheme, host and folder).
+	Hosts []string `toml:"hosts"`
+	// Concurrency (crawl) is how many pages are fetched at once. Default
+	// 8.
+	Concurrency int `toml:"concurrency"`
+	// Rate (crawl) is the most requests a second to one host; 0: no
+	// limit. Default 5.
+	Rate *float64 `toml:"rate"`
+	// MaxPages (crawl) is the most pages fetched. Default 100000.
+	MaxPages int `toml:"max_pages"`
+	// MaxDepth (crawl) is how many links from a start a page may be.
+	// Default 32.
+	MaxDepth int `toml:"max_depth"`
+	// SkipNofollow (crawl) does not follow links marked rel="nofollow".
+	SkipNofollow bool `toml:"skip_nofollow"`
+	// CrawlLog (crawl) is a file the crawl writes every URL it met to, as
+	// JSON Lines: its status, depth, where it was found and why it was
+	// left out (relative to this file).
+	CrawlLog string `toml:"crawl_log"`
+
 	// Filter is the source's own include, exclude and strip_params, which
 	// apply after the top-level [filter].
 	Filter
@@ -324,6 +348,7 @@ const (
 	TypeSQL     = "sql"
 	TypeLog     = "log"
 	TypeSitemap = "sitemap"
+	TypeCrawl   = "crawl"
 )
 
 // Load reads, checks and returns the config file at path. Relative paths
@@ -503,6 +528,15 @@ func (c *Config) resolve(dir string) {
 		c.Submit.Robots = join(c.Submit.Robots)
 	}
 	c.Submit.GoogleCredentials = join(c.Submit.GoogleCredentials)
+	crawlLogs := func(ss []Source) {
+		for i := range ss {
+			ss[i].CrawlLog = join(ss[i].CrawlLog)
+		}
+	}
+	crawlLogs(c.Sources)
+	for i := range c.Groups {
+		crawlLogs(c.Groups[i].Sources)
+	}
 	sources := func(ss []Source) {
 		for i := range ss {
 			s := &ss[i]

@@ -165,6 +165,22 @@ func (d *decoder) value(v any, rv reflect.Value, path []string, label string) {
 			rv.SetInt(n)
 			return
 		}
+	case reflect.Float64:
+		switch n := v.(type) {
+		case float64:
+			rv.SetFloat(n)
+			return
+		case int64:
+			rv.SetFloat(float64(n))
+			return
+		}
+	case reflect.Pointer:
+		// A key whose absence differs from its zero (rate = 0 is no
+		// limit; no rate is the default).
+		p := reflect.New(rv.Type().Elem())
+		d.value(v, p.Elem(), path, label)
+		rv.Set(p)
+		return
 	case reflect.Struct:
 		if m, ok := v.(map[string]any); ok {
 			d.table(m, rv, path, "["+label+"]")
@@ -234,6 +250,10 @@ func wantOf(t reflect.Type, label string) string {
 		return "true or false"
 	case reflect.Int, reflect.Int64:
 		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return wantOf(t.Elem(), label)
 	case reflect.Struct:
 		return "a table ([" + label + "])"
 	case reflect.Slice:

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -249,6 +251,53 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		}, open: func(ctx context.Context) (source.Source, func() error, error) {
 			sm := source.OpenSitemaps(ctx, starts, source.SitemapsOptions{})
 			return sm, sm.Close, nil
+		}})
+	case TypeCrawl:
+		o := source.CrawlOptions{Starts: s.Paths, Hosts: s.Hosts, Concurrency: s.Concurrency, MaxPages: s.MaxPages,
+			MaxDepth: s.MaxDepth, Files: s.IncludeFiles, SkipNofollow: s.SkipNofollow}
+		o.Fetch.UserAgent = c.UserAgent
+		if s.Rate != nil {
+			o.Rate = *s.Rate
+			if o.Rate == 0 {
+				o.Rate = -1 // the key's 0 is no limit
+			}
+		}
+		logPath := s.CrawlLog
+		ins = append(ins, Input{Name: strings.Join(s.Paths, ", "), open: func(ctx context.Context) (source.Source, func() error, error) {
+			o := o
+			var flush func() error
+			if logPath != "" {
+				f, err := os.Create(logPath)
+				if err != nil {
+					return nil, nil, fmt.Errorf("crawl log: %w", err)
+				}
+				w := bufio.NewWriter(f)
+				o.Log = func(e source.CrawlEntry) {
+					b, _ := json.Marshal(e)
+					w.Write(append(b, '\n'))
+				}
+				flush = func() error {
+					err := w.Flush()
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+					return err
+				}
+			}
+			cr, err := source.OpenCrawl(ctx, o)
+			if err != nil {
+				if flush != nil {
+					flush()
+				}
+				return nil, nil, err
+			}
+			return cr, func() error {
+				cr.Close()
+				if flush != nil {
+					return flush()
+				}
+				return nil
+			}, nil
 		}})
 	default:
 		return fail("%s sources cannot be read yet", strconv.Quote(s.Type))

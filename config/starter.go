@@ -210,6 +210,26 @@ encoding = "utf-8"
 # type = "sitemap"
 # paths = ["https://old.example.com/sitemap.xml", "legacy/sitemap.xml.gz"]
 
+# A crawl of the live site, from these URLs (their scheme, host and folder
+# are its scope), listing the indexable, canonical pages it finds.
+# [[source]]
+# type = "crawl"
+# paths = ["https://www.example.com/"]
+# Other hosts to crawl too, whole.
+# hosts = []
+# Pages fetched at once; requests a second to one host (0: no limit).
+# concurrency = 8
+# rate = 5
+# The most pages fetched, and links from a start to a page.
+# max_pages = 100000
+# max_depth = 100
+# Files other than HTML pages to list, by path pattern.
+# include_files = ["**/*.pdf"]
+# Do not follow links marked rel="nofollow".
+# skip_nofollow = false
+# Every URL met, and why it was left out, as JSON Lines.
+# crawl_log = "crawl.jsonl"
+
 # A group is a set of its own files under the one index (here
 # products-1-….xml), with its own sources.
 # [[group]]

@@ -24,9 +24,10 @@ var sourceKeys = map[string][]string{
 	TypeSQL:     {"driver", "dsn", "dsn_env", "query", "loc"},
 	TypeLog:     {"paths", "keep_params"},
 	TypeSitemap: {"paths"},
+	TypeCrawl:   {"paths", "hosts", "concurrency", "rate", "max_pages", "max_depth", "include_files", "skip_nofollow", "crawl_log"},
 }
 
-var sourceTypes = []string{TypeFiles, TypeDir, TypeSQL, TypeLog, TypeSitemap}
+var sourceTypes = []string{TypeFiles, TypeDir, TypeSQL, TypeLog, TypeSitemap, TypeCrawl}
 
 // Validate checks c as Load does: required keys, the values of keys with a
 // few choices, the keys of each source's type, group names. Paths are not
@@ -254,11 +255,27 @@ func (v *validator) source(path []string, s *Source) {
 		need("query", s.Query != "", `query = "SELECT loc, lastmod FROM pages"`)
 	case TypeLog, TypeSitemap:
 		need("paths", len(s.Paths) > 0, `paths = ["access.log"]`)
+	case TypeCrawl:
+		need("paths", len(s.Paths) > 0, `paths = ["https://www.example.com/"]`)
+		for i, p := range s.Paths {
+			if !isURL(p) {
+				v.errorf(elem(path, "paths", i), "paths: %q is not an http(s) URL to start the crawl at", p)
+			}
+		}
+		if s.Concurrency < 0 || s.Concurrency > 256 {
+			v.errorf(at(path, "concurrency"), "concurrency %d is out of range: 1 to 256", s.Concurrency)
+		}
+		if s.Rate != nil && *s.Rate < 0 {
+			v.errorf(at(path, "rate"), "rate %v is negative: requests a second, 0 for no limit", *s.Rate)
+		}
+		if s.MaxPages < 0 || s.MaxDepth < 0 {
+			v.errorf(at(path, "max_pages"), "max_pages and max_depth must not be negative")
+		}
 	}
 	for i, p := range s.Paths {
 		if p == "" {
 			v.errorf(elem(path, "paths", i), "paths: empty path")
-		} else if isURL(p) && s.Type != TypeSitemap {
+		} else if isURL(p) && s.Type != TypeSitemap && s.Type != TypeCrawl {
 			v.errorf(elem(path, "paths", i), "paths: %q is a URL; only sitemap sources read URLs", p)
 		}
 	}

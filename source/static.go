@@ -512,7 +512,7 @@ func (s *Static) entry(rel, full string, page bool, e fs.DirEntry, info fs.FileI
 		defer f.Close()
 		r = f
 	}
-	h, err := parseHead(r, pageURL, s.o.Images)
+	h, err := parseHead(r, pageURL, headWant{images: s.o.Images})
 	if err != nil {
 		return u, false, err
 	}

@@ -27,7 +27,23 @@ type pageHead struct {
 	canonical  string
 	alternates []sitemap.Alternate
 	images     []sitemap.Image
+	// With headWant.links: the pages it links to (<a href>, <area href>,
+	// <link rel=next|prev>), resolved and normalised, in order, once each;
+	// and how many <script> elements it has, to tell a page its scripts
+	// write (no link, but scripts).
+	links   []pageLink
+	scripts int
 }
+
+// A pageLink is a link of a page, and whether it says rel="nofollow".
+type pageLink struct {
+	url      string
+	nofollow bool
+}
+
+// headWant says what parseHead reads past the head: the <img> sources,
+// the links.
+type headWant struct{ images, links bool }
 
 // parseHead reads the page at pageURL from r. It reads the head only (up to
 // </head>, <body> or the first element that cannot be in a head, as the
@@ -36,14 +52,30 @@ type pageHead struct {
 // robots, canonicals and alternates is ignored either way, as Google
 // ignores it, so that the images option never changes which pages are
 // listed.
-func parseHead(r io.Reader, pageURL *url.URL, images bool) (pageHead, error) {
+func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 	var h pageHead
+	images := want.images || want.links // reading the body
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(maxTokenBytes)
 	base := pageURL
 	baseSet, inHead := false, true
 	canonicals := 0
-	var seenAlt, seenImg map[string]bool
+	var seenAlt, seenImg, seenLink map[string]bool
+	link := func(ref string, nofollow bool) {
+		abs, ok := resolve(base, ref)
+		if !ok {
+			return
+		}
+		abs, _, _ = strings.Cut(abs, "#")
+		if seenLink[abs] {
+			return
+		}
+		if seenLink == nil {
+			seenLink = map[string]bool{}
+		}
+		seenLink[abs] = true
+		h.links = append(h.links, pageLink{abs, nofollow})
+	}
 	for {
 		tt := z.Next()
 		switch tt {
@@ -73,6 +105,9 @@ func parseHead(r io.Reader, pageURL *url.URL, images bool) (pageHead, error) {
 		}
 		name, hasAttr := z.TagName()
 		a := atom.Lookup(name)
+		if a == atom.Script && want.links {
+			h.scripts++
+		}
 		if inHead {
 			switch a {
 			case atom.Html, atom.Head, atom.Title, atom.Script, atom.Style,
@@ -111,6 +146,8 @@ func parseHead(r io.Reader, pageURL *url.URL, images bool) (pageHead, error) {
 		case inHead && a == atom.Link:
 			attrs := readAttrs(z, "rel", "href", "hreflang")
 			switch rel := relTokens(attrs[0]); {
+			case want.links && (rel.has("next") || rel.has("prev")):
+				link(attrs[1], false)
 			case rel.has("canonical"):
 				if abs, ok := resolve(base, attrs[1]); ok {
 					// Google ignores a canonical's fragment: "page.html#main"
@@ -140,7 +177,10 @@ func parseHead(r io.Reader, pageURL *url.URL, images bool) (pageHead, error) {
 					h.alternates = append(h.alternates, sitemap.Alternate{Hreflang: lang, Href: abs})
 				}
 			}
-		case images && !inHead && a == atom.Img:
+		case want.links && !inHead && (a == atom.A || a == atom.Area):
+			attrs := readAttrs(z, "href", "rel")
+			link(attrs[0], relTokens(attrs[1]).has("nofollow"))
+		case want.images && !inHead && a == atom.Img:
 			if len(h.images) >= sitemap.MaxImages {
 				continue
 			}

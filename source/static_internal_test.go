@@ -51,14 +51,14 @@ func TestParseHead(t *testing.T) {
 		{"broken.html", pageHead{}},
 	} {
 		in := readSeed(t, tc.file)
-		got, err := parseHead(bytes.NewReader(in), headPage, true)
+		got, err := parseHead(bytes.NewReader(in), headPage, headWant{images: true})
 		if err != nil {
 			t.Errorf("%s: %v", tc.file, err)
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
 		}
-		head, _ := parseHead(bytes.NewReader(in), headPage, false)
+		head, _ := parseHead(bytes.NewReader(in), headPage, headWant{})
 		tc.want.images = nil
 		if !reflect.DeepEqual(head, tc.want) {
 			t.Errorf("%s, head only:\n got %+v\nwant %+v", tc.file, head, tc.want)
@@ -72,7 +72,7 @@ func TestParseHeadImageCap(t *testing.T) {
 	for i := range sitemap.MaxImages + 10 {
 		b.WriteString(`<img src="/i/` + strings.Repeat("x", i%7) + `/` + string(rune('a'+i%26)) + `.jpg?n=` + url.QueryEscape(string(rune(0x4e00+i))) + `">`)
 	}
-	h, err := parseHead(strings.NewReader(b.String()), headPage, true)
+	h, err := parseHead(strings.NewReader(b.String()), headPage, headWant{images: true})
 	if err != nil || len(h.images) != sitemap.MaxImages {
 		t.Fatalf("%d images (%v), want the protocol's %d", len(h.images), err, sitemap.MaxImages)
 	}
@@ -88,12 +88,13 @@ func FuzzStaticHead(f *testing.F) {
 		f.Add(readSeed(f, filepath.Base(n)))
 	}
 	f.Add([]byte(`<link rel="canonical alternate" hreflang=de href="?q=1#x"><base href="//other.test/x/"><img src=y>`))
+	f.Add([]byte(`<link rel=next href=/p2><body><a href="a#x">a</a><a href=a rel=nofollow>a</a><area href="mailto:x"><a href=" /b ">`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		head, err := parseHead(bytes.NewReader(in), headPage, false)
+		head, err := parseHead(bytes.NewReader(in), headPage, headWant{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		full, err := parseHead(bytes.NewReader(in), headPage, true)
+		full, err := parseHead(bytes.NewReader(in), headPage, headWant{images: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,6 +102,22 @@ func FuzzStaticHead(f *testing.F) {
 		full.images = nil
 		if !reflect.DeepEqual(head, full) {
 			t.Fatalf("head only %+v, with body %+v", head, full)
+		}
+		// The crawl's reading (links too) says the same of the page, and
+		// its links are absolute, without fragments, once each.
+		crawl, err := parseHead(bytes.NewReader(in), headPage, headWant{images: true, links: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(crawl.images, images) || crawl.canonical != head.canonical || crawl.noindex != head.noindex || !reflect.DeepEqual(crawl.alternates, head.alternates) {
+			t.Fatalf("with links, the page says %+v; without, %+v", crawl, head)
+		}
+		links := map[string]bool{}
+		for _, l := range crawl.links {
+			if p, err := url.Parse(l.url); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.Fragment != "" || links[l.url] {
+				t.Fatalf("link %q: not absolute, with a fragment, or repeated (%v)", l.url, err)
+			}
+			links[l.url] = true
 		}
 		if len(images) > sitemap.MaxImages {
 			t.Fatalf("%d images", len(images))

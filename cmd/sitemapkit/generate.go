@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sitemapkit/sitemapkit/config"
+	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/feed"
 	"github.com/sitemapkit/sitemapkit/lint"
 	"github.com/sitemapkit/sitemapkit/publish"
@@ -43,6 +44,7 @@ type generateOptions struct {
 
 	logs, keepParams []string
 	sitemaps         []string
+	crawl            crawlFlags
 
 	include, exclude, stripParams []string
 
@@ -204,6 +206,8 @@ func newGenerateCommand(a *app) *cobra.Command {
 	f.StringArrayVar(&o.logs, "log", nil, "an access log `FILE` (Common or Combined Log Format, gzipped or not) to list the pages of (repeatable)")
 	f.StringArrayVar(&o.keepParams, "keep-param", nil, "--log: keep the query parameter `NAME` (others are dropped; repeatable)")
 	f.StringArrayVar(&o.sitemaps, "sitemap", nil, "an existing sitemap, index, feed, folder, robots.txt or URL (`SOURCE`) to take the URLs of (repeatable)")
+	f.StringArrayVar(&o.crawl.starts, "crawl", nil, "crawl the live site from this `URL` (repeatable), listing its indexable, canonical pages")
+	o.crawl.register(f)
 
 	f.StringArrayVar(&o.include, "include", nil, "keep only URLs whose path matches `PATTERN`: a glob (\"/blog/**\") or \"re:REGEXP\" (repeatable)")
 	f.StringArrayVar(&o.exclude, "exclude", nil, "leave out URLs whose path matches `PATTERN` (repeatable; wins over --include)")
@@ -390,7 +394,7 @@ const generateHint = "sitemapkit generate --base https://www.example.com/ --out 
 
 // hasSources reports whether a flag names a source.
 func (o *generateOptions) hasSources() bool {
-	return len(o.dirs)+len(o.logs)+len(o.sitemaps) > 0 || o.sqlQuery != ""
+	return len(o.dirs)+len(o.logs)+len(o.sitemaps)+len(o.crawl.starts) > 0 || o.sqlQuery != ""
 }
 
 // runConfig is the run's setup: the config file, if any, with the flags
@@ -518,6 +522,9 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	if len(o.sitemaps) > 0 {
 		add("--sitemap", config.Source{Type: config.TypeSitemap, Paths: o.sitemaps})
 	}
+	if len(o.crawl.starts) > 0 {
+		add("--crawl", o.crawl.source())
+	}
 	if path != "" && len(cfg.Sources) == 0 && len(cfg.Groups) == 0 {
 		return nil, 0, &exitError{code: exitUsage, err: fmt.Errorf("%s: no [[source]] or [[group]]: nothing to build from", path)}
 	}
@@ -598,6 +605,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	cfg.Stdin = a.stdin
 	// The databases the command reads: linked here, not by source.
 	cfg.SQLDrivers = []source.SQLDriver{sqlite.Driver{}, postgres.Driver{}}
+	cfg.UserAgent = discover.UserAgent(version())
 	// A source a flag added is not in the file: its errors must not be
 	// placed there.
 	flagged := cfg.Detach()

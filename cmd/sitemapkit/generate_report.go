@@ -196,6 +196,8 @@ func inputNotes(src source.Source) []string {
 			}
 		case *source.Log:
 			notes = append(notes, logNote(s.Name(), s.Stats())...)
+		case *source.Crawl:
+			notes = append(notes, crawlNote(s.Stats())...)
 		case *source.Static:
 			if sk := s.Skipped(); len(sk) > 0 {
 				var parts []string

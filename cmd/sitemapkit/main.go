@@ -97,7 +97,7 @@ func newRootCommand(a *app) *cobra.Command {
 		newVersionCommand(a),
 		newGenerateCommand(a),
 		newSubmitCommand(a),
-		newValidateCommand(a), newReadCommand(a),
+		newValidateCommand(a), newReadCommand(a), newCrawlCommand(a),
 		newInitCommand(a),
 	)
 	// Completion offers the values of every flag that has a few.

@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"internal/fetch":      {"sitemap"},
 	"discover":            {"sitemap", "loc", "internal/fetch", "internal/robots"},
 	"lint":                {"sitemap", "loc", "discover"},
-	"source":              {"sitemap", "loc", "discover", "fingerprint", "internal/nearest"},
+	"source":              {"sitemap", "loc", "discover", "fingerprint", "internal/nearest", "internal/fetch"},
 	"fingerprint":         {},
 	"state":               {"sitemap", "publish", "internal/offheap"},
 	"source/sqlite":       {"source"},

@@ -88,6 +88,11 @@ type Client struct {
 	// MaxRedirects is how many redirects one Get follows. Default (0):
 	// DefaultMaxRedirects. Negative: none.
 	MaxRedirects int
+	// KeepRedirects returns a redirect as the Response (its status, and
+	// its Location header) instead of following it: for a caller that
+	// judges each hop itself before taking it (a crawler: scope and
+	// robots.txt).
+	KeepRedirects bool
 	// Transport makes the requests. Default (nil): http.DefaultTransport's
 	// settings, with a response header capped at MaxHeaderBytes.
 	Transport http.RoundTripper
@@ -223,7 +228,7 @@ func (c *Client) get(ctx context.Context, rawURL string) (*hopResponse, *Error) 
 			return nil, &Error{URL: rawURL, Redirects: hops, Err: err}
 		}
 		loc := resp.Header.Get("Location")
-		if !isRedirect(resp.StatusCode) || loc == "" {
+		if !isRedirect(resp.StatusCode) || loc == "" || c.KeepRedirects {
 			return &hopResponse{resp, hops}, nil
 		}
 		resp.Body.Close()

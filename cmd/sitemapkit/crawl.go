@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/sitemapkit/sitemapkit/config"
+	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/source"
+)
+
+// crawlFlags are the crawl's settings, for generate's --crawl and for the
+// crawl command: one definition of each.
+type crawlFlags struct {
+	starts       []string
+	hosts        []string
+	concurrency  int
+	rate         float64
+	maxPages     int
+	maxDepth     int
+	files        []string
+	skipNofollow bool
+	log          string
+}
+
+func (c *crawlFlags) register(f *pflag.FlagSet) {
+	f.StringArrayVar(&c.hosts, "crawl-host", nil, "crawl: also crawl the pages of this `HOST` (repeatable); the start's scheme, host and folder are always in scope")
+	f.IntVar(&c.concurrency, "concurrency", source.DefaultCrawlConcurrency, "crawl: pages fetched at once")
+	f.Float64Var(&c.rate, "rate", source.DefaultCrawlRate, "crawl: most requests a second to one host (0: no limit)")
+	f.IntVar(&c.maxPages, "max-pages", source.DefaultCrawlMaxPages, "crawl: most pages fetched")
+	f.IntVar(&c.maxDepth, "max-depth", source.DefaultCrawlMaxDepth, "crawl: most links from a start to a page")
+	f.StringArrayVar(&c.files, "crawl-files", nil, "crawl: also list files other than HTML pages whose path matches this `PATTERN`, e.g. \"**/*.pdf\" (repeatable)")
+	f.BoolVar(&c.skipNofollow, "skip-nofollow", false, "crawl: do not follow links marked rel=\"nofollow\"")
+	f.StringVar(&c.log, "crawl-log", "", "crawl: write every URL met to `FILE` as JSON Lines: status, depth, where it was found, why it was left out")
+}
+
+// source is the crawl as a config source.
+func (c *crawlFlags) source() config.Source {
+	s := config.Source{Type: config.TypeCrawl, Paths: c.starts, Hosts: c.hosts, Concurrency: c.concurrency,
+		MaxPages: c.maxPages, MaxDepth: c.maxDepth, SkipNofollow: c.skipNofollow, CrawlLog: c.log}
+	s.IncludeFiles = c.files
+	rate := c.rate
+	s.Rate = &rate
+	return s
+}
+
+func newCrawlCommand(a *app) *cobra.Command {
+	c := &crawlFlags{}
+	cmd := &cobra.Command{
+		Use:   "crawl [flags] URL...",
+		Short: "Crawl a live site and print the pages that belong in its sitemap, as JSON Lines",
+		Long: `Crawl fetches a live site the way a search engine does, from the URLs
+given, and prints each page that belongs in its sitemap as a JSON line, the
+input generate reads (sitemapkit crawl URL > pages.jsonl; sitemapkit
+generate --base URL --out DIR pages.jsonl), or use generate --crawl URL.
+
+A page is listed when it answers 200 with HTML (or is a file --crawl-files
+names), is indexable (no noindex in a robots or googlebot meta tag or an
+X-Robots-Tag header) and is canonical (a page whose rel=canonical names
+another URL is left out, and that URL crawled). Its hreflang alternates and
+images come with it.
+
+Polite: robots.txt is obeyed for sitemapkit's User-Agent (an unreachable
+one disallows everything), --rate requests a second per host at most, 429
+and 503 answers are retried after their Retry-After, and the crawl stops at
+--max-pages, --max-depth and a time budget of an hour. Scope: the start's
+scheme, host and folder (the sitemap scope rule), and --crawl-host hosts;
+every URL fetched, each redirect hop and canonical target included, is
+checked against scope and robots.txt first. Traps are capped: more than 8
+query parameters, a path segment repeated more than 3 times, more than
+1,000 URLs of one shape (digits aside: a calendar).
+
+--crawl-log FILE records every URL met and why it was left out; the summary
+on stderr groups the reasons.`,
+		Example: `  sitemapkit crawl https://www.example.com/ > pages.jsonl
+  sitemapkit crawl --crawl-log crawl.jsonl --max-pages 5000 https://www.example.com/blog/
+  sitemapkit generate --base https://www.example.com/ --out public/ --crawl https://www.example.com/`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return &usageError{msg: "crawl needs a URL to start at", hint: "sitemapkit crawl https://www.example.com/"}
+			}
+			for _, u := range args {
+				if !isHTTPURL(u) {
+					return &usageError{msg: fmt.Sprintf("crawl: %q is not an http(s) URL", u), hint: "sitemapkit crawl https://www.example.com/"}
+				}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c.starts = args
+			return runCrawl(cmd.Context(), a, c)
+		},
+	}
+	c.register(cmd.Flags())
+	return cmd
+}
+
+// runCrawl crawls with c and prints the pages as JSON Lines.
+func runCrawl(ctx context.Context, a *app, c *crawlFlags) error {
+	cfg := &config.Config{Sources: []config.Source{c.source()}}
+	cfg.UserAgent = discover.UserAgent(version())
+	ins, err := cfg.Sources[0].Inputs(cfg)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	src, closeSrc, err := ins[0].Open(ctx)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	w := bufio.NewWriterSize(a.stdout, flushSize)
+	var buf []byte
+	n := 0
+	for u, err := range src.All() {
+		if err != nil {
+			closeSrc()
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			return &exitError{code: exitInputErrors, err: err}
+		}
+		buf = source.AppendJSONL(buf[:0], &u, "")
+		w.Write(buf)
+		n++
+	}
+	if err := closeSrc(); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	if err := w.Flush(); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing output: %w", err)}
+	}
+	for cr := range chain(src) {
+		if cr, ok := cr.(*source.Crawl); ok {
+			for _, l := range crawlNote(cr.Stats()) {
+				fmt.Fprintln(a.stderr, l)
+			}
+		}
+	}
+	return nil
+}
+
+// crawlNote words a crawl's counts for a summary.
+func crawlNote(s source.CrawlStats) []string {
+	lines := []string{fmt.Sprintf("Crawl: %s fetched, %s listed.", countOf(s.Fetched, "page"), countOf(s.Listed, "URL"))}
+	if len(s.Reasons) > 0 {
+		var parts []string
+		total := 0
+		for _, r := range slices.Sorted(maps.Keys(s.Reasons)) {
+			parts = append(parts, r+" "+group(s.Reasons[r]))
+			total += s.Reasons[r]
+		}
+		lines = append(lines, fmt.Sprintf("  left out: %s (%s)", countOf(total, "URL"), strings.Join(parts, ", ")))
+	}
+	if s.ClientRendered > 0 {
+		lines = append(lines, fmt.Sprintf("  %s look client-rendered (scripts, no link): their links are written by JavaScript, which the crawl does not run.", countOf(s.ClientRendered, "page")))
+	}
+	return lines
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sitemapkit/sitemapkit/internal/sitetest"
+	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
+)
+
+// crawlSite is a small live site: a home page, a page, a noindex page, a
+// page robots.txt disallows and a page whose canonical is the home page.
+func crawlTestSite(t *testing.T) *sitetest.Site {
+	s := sitetest.New(t)
+	s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n")
+	s.Page("/", `<html><body><a href="/a">a</a> <a href="/b">b</a> <a href="/private/x">x</a> <a href="/print">print</a></body></html>`)
+	s.Page("/a", `<html><head><link rel="alternate" hreflang="en" href="/a"><link rel="alternate" hreflang="de" href="/de/a"></head><body><img src="/i.png"></body></html>`)
+	s.Page("/de/a", `<html><head><link rel="alternate" hreflang="en" href="/a"><link rel="alternate" hreflang="de" href="/de/a"></head></html>`)
+	s.Page("/b", `<html><head><meta name="robots" content="noindex"></head></html>`)
+	s.Page("/print", `<html><head><link rel="canonical" href="/"></head></html>`)
+	return s
+}
+
+// TestCrawlCommand: sitemapkit crawl prints the pages that belong in the
+// sitemap as generate's JSONL, logs every URL met with why it was left
+// out, and says so on stderr.
+func TestCrawlCommand(t *testing.T) {
+	s := crawlTestSite(t)
+	log := filepath.Join(t.TempDir(), "crawl.jsonl")
+	r := genRun(t, "", "crawl", "--rate", "0", "--crawl-log", log, s.URL+"/")
+	r.want(t, 0)
+	var locs []string
+	for line := range strings.SplitSeq(strings.TrimSpace(r.stdout), "\n") {
+		var u struct {
+			Loc        string `json:"loc"`
+			Alternates []struct {
+				Hreflang string `json:"hreflang"`
+			} `json:"alternates"`
+		}
+		if err := json.Unmarshal([]byte(line), &u); err != nil {
+			t.Fatalf("not JSONL: %q", line)
+		}
+		locs = append(locs, strings.TrimPrefix(u.Loc, s.URL))
+		if strings.HasSuffix(u.Loc, "/a") && len(u.Alternates) != 2 {
+			t.Errorf("/a: alternates %+v", u.Alternates)
+		}
+	}
+	slices.Sort(locs)
+	if want := []string{"/", "/a", "/de/a"}; !slices.Equal(locs, want) {
+		t.Errorf("crawl listed %v, want %v", locs, want)
+	}
+	f, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	reasons := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e struct{ URL, Reason string }
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("crawl log: %q", sc.Text())
+		}
+		reasons[strings.TrimPrefix(e.URL, s.URL)] = e.Reason
+	}
+	for p, want := range map[string]string{"/": "", "/a": "", "/b": "noindex", "/private/x": "robots", "/print": "canonical-elsewhere"} {
+		if got, ok := reasons[p]; !ok || got != want {
+			t.Errorf("log: %s %q (%v), want %q", p, got, ok, want)
+		}
+	}
+	if !strings.Contains(r.stderr, "Crawl: 5 pages fetched, 3 URLs listed.") || !strings.Contains(r.stderr, "canonical-elsewhere 1, noindex 1, robots 1") {
+		t.Errorf("summary:\n%s", r.stderr)
+	}
+
+	r = genRun(t, "", "crawl", "not-a-url")
+	r.want(t, exitUsage)
+}
+
+// TestGenerateCrawl: generate --crawl (and a config's crawl source)
+// publishes the pages the crawl found, as a source like the others.
+func TestGenerateCrawl(t *testing.T) {
+	s := crawlTestSite(t)
+	out := filepath.Join(t.TempDir(), "out")
+	r := genRun(t, "", "generate", "--base", s.URL+"/", "--out", out, "--rate", "0", "--crawl", s.URL+"/")
+	r.want(t, 0)
+	got := genLocs(genPublished(t, out, "sitemap.xml"))
+	slices.Sort(got)
+	if want := []string{s.URL + "/", s.URL + "/a", s.URL + "/de/a"}; !slices.Equal(got, want) {
+		t.Errorf("published %v, want %v", got, want)
+	}
+	xsdtest.Check(t, out)
+	if !strings.Contains(r.stdout, "Crawl: 5 pages fetched, 3 URLs listed.") {
+		t.Errorf("summary:\n%s", r.stdout)
+	}
+
+	dir := t.TempDir()
+	cfg := genWrite(t, dir, "sitemapkit.toml", "base = \""+s.URL+"/\"\nout = \"out\"\n[[source]]\ntype = \"crawl\"\npaths = [\""+s.URL+"/\"]\nrate = 0\nexclude = [\"/de/**\"]\ncrawl_log = \"crawl.jsonl\"\n")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	got = genLocs(genPublished(t, filepath.Join(dir, "out"), "sitemap.xml"))
+	slices.Sort(got)
+	if want := []string{s.URL + "/", s.URL + "/a"}; !slices.Equal(got, want) {
+		t.Errorf("config crawl source: published %v, want %v", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "crawl.jsonl")); err != nil {
+		t.Errorf("no crawl log: %v", err)
+	}
+	bad := genWrite(t, dir, "bad.toml", "base = \""+s.URL+"/\"\nout = \"out\"\n[[source]]\ntype = \"crawl\"\npaths = [\"relative/\"]\n")
+	r = genRun(t, "", "generate", "--config", bad)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "is not an http(s) URL to start the crawl at") {
+		t.Errorf("a relative start: %s", r.stderr)
+	}
+}

@@ -1,0 +1,723 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"maps"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/net/html/charset"
+
+	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/internal/fetch"
+	"github.com/sitemapkit/sitemapkit/loc"
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// CrawlOptions configure OpenCrawl. The zero value of each field is its
+// default (see CrawlOptions.WithDefaults).
+type CrawlOptions struct {
+	// Starts are the URLs the crawl begins at (required). Each gives the
+	// crawl a scope: its scheme, host and directory, the sitemap scope
+	// rule (https://www.example.com/blog/ is crawled under /blog/ only).
+	Starts []string
+	// Hosts are more hosts whose pages are in scope, whole.
+	Hosts []string
+	// Fetch are the fetch settings: User-Agent (matched against
+	// robots.txt groups), Timeout, MaxBytes (a page's cap, after its
+	// Content-Encoding is undone) and Transport. robots.txt is honoured
+	// with discover's policy (an unreachable one disallows everything).
+	Fetch discover.Options
+	// Concurrency is how many pages are fetched at once, in all.
+	// Default DefaultCrawlConcurrency.
+	Concurrency int
+	// Rate is the most requests a second to one host. Default
+	// DefaultCrawlRate; negative: no limit.
+	Rate float64
+	// MaxPages is the most pages fetched (every answer counts). Default
+	// DefaultCrawlMaxPages.
+	MaxPages int
+	// MaxDepth is how many links from a start a page may be. Default
+	// DefaultCrawlMaxDepth.
+	MaxDepth int
+	// Budget bounds the whole crawl's time. Default DefaultCrawlBudget;
+	// negative: no limit.
+	Budget time.Duration
+	// Files are patterns (as the Filter's: "/docs/**", "**/*.pdf",
+	// "re:…") of the paths of files other than HTML pages to list when
+	// they answer 200, such as PDFs. Default: HTML pages only.
+	Files []string
+	// SkipNofollow leaves out the links marked rel="nofollow".
+	SkipNofollow bool
+	// Log, when set, is told of every URL met, once it is decided
+	// (CrawlEntry). It is called from the crawl's goroutines, one at a
+	// time.
+	Log func(CrawlEntry)
+}
+
+// Defaults of CrawlOptions.
+const (
+	DefaultCrawlConcurrency = 8
+	DefaultCrawlRate        = 5
+	DefaultCrawlMaxPages    = 100_000
+	DefaultCrawlMaxDepth    = 100
+	DefaultCrawlBudget      = time.Hour
+	// DefaultCrawlMaxBytes caps a page: ten times the heaviest pages
+	// Google's crawler reads whole (it stops at 15 MB).
+	DefaultCrawlMaxBytes = 15 << 20
+)
+
+// Trap caps: what a site that generates pages without end (a calendar, a
+// query that grows with each click) cannot make the crawl exceed.
+const (
+	// MaxCrawlQueryParams is the most query parameters a URL followed
+	// may have.
+	MaxCrawlQueryParams = 8
+	// MaxCrawlSegmentRepeats is how often one path segment may repeat
+	// (/a/b/a/b/a/b/… is a relative link gone wrong).
+	MaxCrawlSegmentRepeats = 3
+	// MaxCrawlPerPattern is how many URLs of one shape may follow each
+	// other, each found on the one before (a calendar's next month, a
+	// listing's next page): the shape is the path with every run of
+	// digits taken as one digit, and the names of the query's parameters
+	// (/calendar/2024/05?view=day is /calendar/0/0?view). URLs of a shape
+	// found on pages of another (a catalogue's products) are not counted.
+	MaxCrawlPerPattern = 1000
+)
+
+// WithDefaults returns o with each zero field set to its default.
+func (o CrawlOptions) WithDefaults() CrawlOptions {
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultCrawlConcurrency
+	}
+	if o.Rate == 0 {
+		o.Rate = DefaultCrawlRate
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultCrawlMaxPages
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultCrawlMaxDepth
+	}
+	if o.Budget == 0 {
+		o.Budget = DefaultCrawlBudget
+	}
+	if o.Fetch.MaxBytes <= 0 {
+		o.Fetch.MaxBytes = DefaultCrawlMaxBytes
+	}
+	o.Fetch = o.Fetch.WithDefaults()
+	return o
+}
+
+// A CrawlEntry is what became of one URL the crawl met: listed (Reason
+// ""), or left out, and why.
+type CrawlEntry struct {
+	URL    string        `json:"url"`
+	Status int           `json:"status,omitempty"` // the HTTP status; 0 when not fetched
+	Depth  int           `json:"depth"`
+	From   string        `json:"from,omitempty"` // the page that linked to it; "" for a start
+	Time   time.Duration `json:"time_ns,omitempty"`
+	// Reason is why the URL is not listed: "robots" (disallowed), "noindex",
+	// "canonical-elsewhere", "redirect", "not-html", "trap", "error"
+	// (a status other than 200, a failed fetch), "out-of-scope", "limit"
+	// (MaxPages, MaxDepth or Budget reached); "" for a URL listed.
+	Reason string `json:"reason,omitempty"`
+	// Target is where a redirect or a canonical points.
+	Target string `json:"target,omitempty"`
+	// Detail says more: the error, the trap.
+	Detail string `json:"detail,omitempty"`
+}
+
+// CrawlStats counts what a crawl did.
+type CrawlStats struct {
+	Fetched int            // requests answered
+	Listed  int            // URLs returned
+	Reasons map[string]int // URLs left out, by CrawlEntry.Reason
+	// ClientRendered counts pages with scripts and no link: their links
+	// are likely written by JavaScript, which the crawl does not run.
+	ClientRendered int
+}
+
+// Crawl is a Source of the pages of a live site that belong in its
+// sitemap: reached by links from the starts, inside the scope, allowed by
+// robots.txt, answering 200 with HTML (or a file Files names), indexable
+// (no noindex in a robots or googlebot meta, nor in X-Robots-Tag) and
+// canonical (a page whose canonical names another URL is left out, and
+// that URL followed). Redirects are followed, each hop judged by scope and
+// robots.txt, and only their target listed. Each page's hreflang
+// alternates and images come with it, read as a static folder's pages are.
+// Pages come in the order they are fetched.
+//
+// Close stops the crawl; it must be called when done with it.
+type Crawl struct {
+	o       CrawlOptions
+	f       *discover.Fetcher
+	client  *fetch.Client
+	scopes  []*url.URL // the starts' directories
+	files   []matcher
+	ctx     context.Context
+	cancel  context.CancelFunc
+	results chan crawlResult
+	done    chan struct{}
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []crawlItem
+	seen    map[string]bool
+	hosts   map[string]time.Time // next request allowed, by host
+	busy    int
+	fetched int
+	stats   CrawlStats
+	logMu   sync.Mutex
+
+	line int
+	err  error
+}
+
+type crawlItem struct {
+	url   string
+	depth int
+	from  string
+	// shape is the URL's (see trap), and chain how many URLs of that
+	// shape led to it, each found on the one before.
+	shape string
+	chain int
+}
+
+type crawlResult struct {
+	u   sitemap.URL
+	err error
+}
+
+// OpenCrawl starts crawling with o, on goroutines of its own, and returns
+// the Crawl whose Read returns what it finds. It fails at once on a start
+// that is not an absolute http(s) URL or on a bad Files pattern.
+func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
+	o = o.WithDefaults()
+	if len(o.Starts) == 0 {
+		return nil, errors.New("crawl: no start URL")
+	}
+	files, err := compilePatterns("files", o.Files)
+	if err != nil {
+		return nil, fmt.Errorf("crawl: %w", err)
+	}
+	c := &Crawl{
+		o:       o,
+		f:       discover.NewFetcher(o.Fetch),
+		client:  &fetch.Client{UserAgent: o.Fetch.UserAgent, Timeout: o.Fetch.Timeout, MaxBytes: o.Fetch.MaxBytes, Transport: o.Fetch.Transport, KeepRedirects: true},
+		files:   files,
+		results: make(chan crawlResult, 64),
+		done:    make(chan struct{}),
+		seen:    map[string]bool{},
+		hosts:   map[string]time.Time{},
+		stats:   CrawlStats{Reasons: map[string]int{}},
+	}
+	c.cond = sync.NewCond(&c.mu)
+	for _, s := range o.Starts {
+		n, err := loc.Normalize(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("crawl: start %q: %w", s, err)
+		}
+		u, _ := url.Parse(n)
+		dir := *u
+		dir.RawQuery, dir.Fragment = "", ""
+		dir.Path = dir.Path[:strings.LastIndexByte(dir.Path, '/')+1]
+		c.scopes = append(c.scopes, &dir)
+		if !c.seen[crawlKey(n)] {
+			c.seen[crawlKey(n)] = true
+			c.queue = append(c.queue, crawlItem{url: n, shape: shape(u)})
+		}
+	}
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	if o.Budget > 0 {
+		c.ctx, c.cancel = context.WithTimeout(ctx, o.Budget)
+	}
+	var wg sync.WaitGroup
+	for range o.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.work()
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(c.results)
+		close(c.done)
+	}()
+	// The workers wait on the queue's condition: a cancelled crawl must
+	// wake them.
+	context.AfterFunc(c.ctx, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	return c, nil
+}
+
+// work takes URLs from the queue until it is empty and no page being
+// fetched can add to it, or the crawl ends.
+func (c *Crawl) work() {
+	for {
+		c.mu.Lock()
+		for len(c.queue) == 0 && c.busy > 0 && c.ctx.Err() == nil {
+			c.cond.Wait()
+		}
+		if len(c.queue) == 0 || c.ctx.Err() != nil {
+			c.cond.Broadcast()
+			c.mu.Unlock()
+			return
+		}
+		it := c.queue[0]
+		c.queue = c.queue[1:]
+		if c.fetched >= c.o.MaxPages {
+			c.mu.Unlock()
+			c.log(CrawlEntry{URL: it.url, Depth: it.depth, From: it.from, Reason: "limit", Detail: fmt.Sprintf("max pages (%d) reached", c.o.MaxPages)})
+			continue
+		}
+		c.fetched++
+		c.busy++
+		c.mu.Unlock()
+
+		c.visit(it)
+
+		c.mu.Lock()
+		c.busy--
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	}
+}
+
+// visit fetches one URL and decides what it is.
+func (c *Crawl) visit(it crawlItem) {
+	e := CrawlEntry{URL: it.url, Depth: it.depth, From: it.from}
+	if ok, why := c.f.Allowed(c.ctx, it.url, c.o.Fetch.UserAgent); !ok {
+		e.Reason, e.Detail = "robots", why
+		c.log(e)
+		return
+	}
+	if err := c.wait(it.url); err != nil {
+		return // the crawl ended
+	}
+	start := time.Now()
+	resp, err := c.get(it.url)
+	e.Time = time.Since(start)
+	if err != nil {
+		if c.ctx.Err() != nil {
+			return
+		}
+		e.Reason, e.Detail = "error", err.Error()
+		c.log(e)
+		return
+	}
+	defer resp.Body.Close()
+	e.Status = resp.StatusCode
+	c.mu.Lock()
+	c.stats.Fetched++
+	c.mu.Unlock()
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "":
+		target, ok := c.canon(it.url, resp.Header.Get("Location"))
+		e.Reason, e.Target = "redirect", target
+		c.log(e)
+		if ok {
+			// A hop is the same page: the same depth.
+			c.enqueue(target, &it, false)
+		}
+		return
+	case resp.StatusCode != http.StatusOK:
+		e.Reason, e.Detail = "error", resp.Status
+		c.log(e)
+		return
+	}
+	if noindexHeader(resp.Header) {
+		e.Reason, e.Detail = "noindex", "X-Robots-Tag"
+		c.log(e)
+		return
+	}
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	if mt != "text/html" && mt != "application/xhtml+xml" {
+		if c.isFile(it.url) {
+			c.list(e, sitemap.URL{Loc: it.url})
+			return
+		}
+		e.Reason, e.Detail = "not-html", mt
+		c.log(e)
+		return
+	}
+	body, err := charset.NewReader(resp.Body, ct)
+	if err != nil {
+		body = resp.Body
+	}
+	pageURL, _ := url.Parse(it.url)
+	h, err := parseHead(body, pageURL, headWant{images: true, links: true})
+	if err != nil {
+		e.Reason, e.Detail = "error", err.Error()
+		c.log(e)
+		return
+	}
+	if h.scripts > 0 && len(h.links) == 0 {
+		c.mu.Lock()
+		c.stats.ClientRendered++
+		c.mu.Unlock()
+	}
+	if it.depth < c.o.MaxDepth {
+		for _, l := range h.links {
+			if l.nofollow && c.o.SkipNofollow {
+				continue
+			}
+			c.enqueue(l.url, &it, true)
+		}
+		for _, a := range h.alternates {
+			c.enqueue(a.Href, &it, true)
+		}
+	}
+	switch {
+	case h.noindex:
+		e.Reason, e.Detail = "noindex", "meta robots"
+		c.log(e)
+	case h.canonical != "" && crawlKey(h.canonical) != crawlKey(it.url):
+		e.Reason, e.Target = "canonical-elsewhere", h.canonical
+		c.log(e)
+		c.enqueue(h.canonical, &it, false)
+	default:
+		c.list(e, sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images})
+	}
+}
+
+// get fetches rawURL, again after the wait a 429 or 503 asks for
+// (Retry-After, at most a minute; twice at most).
+func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
+	for try := 0; ; try++ {
+		resp, err := c.client.Get(c.ctx, rawURL)
+		if err != nil {
+			return nil, err
+		}
+		if (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) || try == 2 {
+			return resp, nil
+		}
+		resp.Body.Close()
+		wait := time.Duration(1<<try) * time.Second
+		if s, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); err == nil {
+			wait = time.Duration(s) * time.Second
+		}
+		wait = min(max(wait, 0), time.Minute)
+		select {
+		case <-time.After(wait):
+		case <-c.ctx.Done():
+			return nil, c.ctx.Err()
+		}
+	}
+}
+
+// wait holds a request to rawURL's host until Rate allows it.
+func (c *Crawl) wait(rawURL string) error {
+	if c.o.Rate < 0 {
+		return c.ctx.Err()
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil
+	}
+	gap := time.Duration(float64(time.Second) / c.o.Rate)
+	c.mu.Lock()
+	now := time.Now()
+	at := c.hosts[u.Host]
+	if at.Before(now) {
+		at = now
+	}
+	c.hosts[u.Host] = at.Add(gap)
+	c.mu.Unlock()
+	if d := at.Sub(now); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-c.ctx.Done():
+			return c.ctx.Err()
+		}
+	}
+	return c.ctx.Err()
+}
+
+// canon resolves ref against page and normalises it as the sitemap would
+// list it (session IDs stripped, no fragment); ok is false for what
+// cannot be a page.
+func (c *Crawl) canon(page, ref string) (string, bool) {
+	base, err := url.Parse(page)
+	if err != nil {
+		return "", false
+	}
+	abs, ok := resolve(base, ref)
+	if !ok {
+		return "", false
+	}
+	abs, _, _ = strings.Cut(abs, "#")
+	return loc.StripSessionIDs(abs, nil), true
+}
+
+// enqueue queues a URL found on the page of from (a link one deeper, a
+// redirect or canonical at its depth), unless it was met before, is out
+// of scope, or is a trap; what is left out says why in the log.
+func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
+	depth := from.depth
+	if link {
+		depth++
+	}
+	n, _, _ := strings.Cut(raw, "#")
+	n = loc.StripSessionIDs(n, nil)
+	key := crawlKey(n)
+	c.mu.Lock()
+	if c.seen[key] {
+		c.mu.Unlock()
+		return
+	}
+	c.seen[key] = true
+	full := c.fetched+len(c.queue) >= c.o.MaxPages
+	c.mu.Unlock()
+	e := CrawlEntry{URL: n, Depth: depth, From: from.url}
+	it := crawlItem{url: n, depth: depth, from: from.url}
+	scoped := c.inScope(n)
+	trap := ""
+	if scoped {
+		trap = c.trap(&it, from)
+	}
+	switch {
+	case !scoped:
+		e.Reason = "out-of-scope"
+	case trap != "":
+		e.Reason, e.Detail = "trap", trap
+	case full:
+		e.Reason, e.Detail = "limit", fmt.Sprintf("max pages (%d) reached", c.o.MaxPages)
+	default:
+		c.mu.Lock()
+		c.queue = append(c.queue, it)
+		c.cond.Signal()
+		c.mu.Unlock()
+		return
+	}
+	// The URLs queued are remembered (MaxPages at most); the others only
+	// while the set is small, so that a site of endless links cannot
+	// grow it without bound: past that, one may be logged twice.
+	c.mu.Lock()
+	if len(c.seen) > maxCrawlSeen*c.o.MaxPages {
+		delete(c.seen, key)
+	}
+	c.mu.Unlock()
+	c.log(e)
+}
+
+// maxCrawlSeen bounds the URLs a crawl remembers to this many times
+// MaxPages.
+const maxCrawlSeen = 4
+
+// crawlKey is a URL as the crawl remembers it: its query's parameters in
+// one order, so that links differing only in that order are one page.
+func crawlKey(u string) string {
+	q := strings.IndexByte(u, '?')
+	if q < 0 || !strings.Contains(u[q:], "&") {
+		return u
+	}
+	params := strings.Split(u[q+1:], "&")
+	slices.Sort(params)
+	return u[:q+1] + strings.Join(params, "&")
+}
+
+// inScope reports whether u is under a start's directory or on a host of
+// Hosts.
+func (c *Crawl) inScope(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	if slices.ContainsFunc(c.o.Hosts, func(h string) bool { return strings.EqualFold(h, u.Host) }) {
+		return true
+	}
+	for _, s := range c.scopes {
+		if u.Scheme == s.Scheme && strings.EqualFold(u.Host, s.Host) && strings.HasPrefix(u.EscapedPath(), s.EscapedPath()) {
+			return true
+		}
+	}
+	return false
+}
+
+// trap says why the URL of it, found on from, looks generated without end
+// ("" when it does not), and sets its shape and chain.
+func (c *Crawl) trap(it, from *crawlItem) string {
+	u, err := url.Parse(it.url)
+	if err != nil {
+		return "unparsable"
+	}
+	if n := len(strings.Split(u.RawQuery, "&")); u.RawQuery != "" && n > MaxCrawlQueryParams {
+		return fmt.Sprintf("%d query parameters, more than %d", n, MaxCrawlQueryParams)
+	}
+	counts := map[string]int{}
+	for seg := range strings.SplitSeq(u.Path, "/") {
+		if seg == "" {
+			continue
+		}
+		if counts[seg]++; counts[seg] > MaxCrawlSegmentRepeats {
+			return fmt.Sprintf("path segment %q repeated more than %d times", seg, MaxCrawlSegmentRepeats)
+		}
+	}
+	it.shape = shape(u)
+	if it.shape == from.shape {
+		it.chain = from.chain + 1
+	}
+	if it.chain >= MaxCrawlPerPattern {
+		return fmt.Sprintf("%d URLs of the shape %s, each found on the one before", it.chain+1, it.shape)
+	}
+	return ""
+}
+
+// shape is u's path with each run of digits as one 0, and the names of its
+// query's parameters, in order: /cal/2024/05?view=day is /cal/0/0?view.
+func shape(u *url.URL) string {
+	names := slices.Sorted(maps.Keys(u.Query()))
+	return u.Host + digitRuns(u.Path) + "?" + strings.Join(names, "&")
+}
+
+// digitRuns writes each run of digits of s as one 0.
+func digitRuns(s string) string {
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= '0' && c <= '9' {
+			if !in {
+				b.WriteByte('0')
+			}
+			in = true
+			continue
+		}
+		in = false
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// isFile reports whether Files names the path of rawURL.
+func (c *Crawl) isFile(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	p := path.Clean("/" + u.Path)
+	for i := range c.files {
+		if c.files[i].match(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// noindexHeader reports an X-Robots-Tag that keeps the page out of the
+// index, for every crawler or for Googlebot ("googlebot: noindex").
+func noindexHeader(h http.Header) bool {
+	for _, v := range h.Values("X-Robots-Tag") {
+		agent, rules, found := strings.Cut(v, ":")
+		if !found || strings.ContainsAny(agent, ", ") {
+			rules = v
+		} else if a := strings.ToLower(strings.TrimSpace(agent)); a != "googlebot" && a != "*" {
+			continue
+		}
+		if robotsNoindex(rules) {
+			return true
+		}
+	}
+	return false
+}
+
+// list returns u, a page found to belong in the sitemap.
+func (c *Crawl) list(e CrawlEntry, u sitemap.URL) {
+	c.log(e)
+	select {
+	case c.results <- crawlResult{u: u}:
+	case <-c.ctx.Done():
+	}
+}
+
+// log records e and counts it.
+func (c *Crawl) log(e CrawlEntry) {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	c.mu.Lock()
+	if e.Reason == "" {
+		c.stats.Listed++
+	} else {
+		c.stats.Reasons[e.Reason]++
+	}
+	c.mu.Unlock()
+	if c.o.Log != nil {
+		c.o.Log(e)
+	}
+}
+
+// Read returns the next page found, with the contract of Source.Read. The
+// stream ends when the crawl is over; a crawl stopped by its Budget or its
+// context ends with that error.
+func (c *Crawl) Read() (sitemap.URL, error) {
+	if c.err != nil {
+		return sitemap.URL{}, c.err
+	}
+	r, ok := <-c.results
+	if !ok {
+		c.err = io.EOF
+		if err := c.ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
+			c.err = fmt.Errorf("crawl: time budget (%v) spent; the pages found so far are listed", c.o.Budget)
+		} else if err != nil && !errors.Is(context.Cause(c.ctx), context.Canceled) {
+			c.err = err
+		}
+		return sitemap.URL{}, c.err
+	}
+	c.line++
+	return r.u, r.err
+}
+
+// All returns every page; see Source.All.
+func (c *Crawl) All() iter.Seq2[sitemap.URL, error] { return all(c) }
+
+// Name is the first start.
+func (c *Crawl) Name() string { return c.o.Starts[0] }
+
+// Line is the number of pages returned so far.
+func (c *Crawl) Line() int { return c.line }
+
+// Err returns the error that ended the stream, or nil.
+func (c *Crawl) Err() error {
+	if c.err == io.EOF {
+		return nil
+	}
+	return c.err
+}
+
+// Stats returns what the crawl did so far; final once Read returned the
+// end of the stream.
+func (c *Crawl) Stats() CrawlStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Reasons = make(map[string]int, len(c.stats.Reasons))
+	for k, v := range c.stats.Reasons {
+		s.Reasons[k] = v
+	}
+	return s
+}
+
+// Close stops the crawl and waits for its goroutines.
+func (c *Crawl) Close() error {
+	c.cancel()
+	for range c.results {
+	}
+	<-c.done
+	return nil
+}

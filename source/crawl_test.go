@@ -1,0 +1,373 @@
+package source_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/source"
+)
+
+// crawlSite is a site generated from a seed, with the pages a sitemap must
+// list known: sections of pages linking to each other, noindex pages (meta
+// and header), canonical chains, redirect chains and a loop, a section
+// robots.txt disallows, 404s and 500s, hreflang clusters, images, traps (a
+// calendar without end, session IDs in links, a query that grows), a huge
+// page, a slow page, a Windows-1252 page, gzip and brotli answers, links
+// out of scope, a nofollow link and a PDF.
+type crawlSite struct {
+	*httptest.Server
+	want  []string // the pages a sitemap must list, by path
+	pages map[string]string
+	mu    sync.Mutex
+	hits  map[string]int
+}
+
+const crawlSections, crawlPerSection = 10, 300
+
+func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
+	s := &crawlSite{pages: map[string]string{}, hits: map[string]int{}}
+	r := rand.New(rand.NewPCG(seed, 1))
+	page := func(path, head, body string) {
+		s.pages[path] = "<!DOCTYPE html><html><head><title>" + path + "</title>" + head + "</head><body>" + body + "</body></html>"
+	}
+	list := func(path string) { s.want = append(s.want, path) }
+
+	var home strings.Builder
+	for k := range crawlSections {
+		fmt.Fprintf(&home, `<a href="/s/%d/">section %d</a>`, k, k)
+		var sec strings.Builder
+		for i := range crawlPerSection {
+			p := fmt.Sprintf("/s/%d/p%d.html", k, i)
+			fmt.Fprintf(&sec, `<a href="p%d.html">%d</a> `, i, i)
+			body := fmt.Sprintf(`<a href="/s/%d/p%d.html">next</a> <a href="/s/%d/p%d.html#frag">random</a> <img src="/img/%d-%d.png">`,
+				k, (i+1)%crawlPerSection, r.IntN(crawlSections), r.IntN(crawlPerSection), k, i)
+			switch {
+			case i%37 == 5:
+				page(p, `<meta name="robots" content="noindex, follow">`, body)
+			case i%41 == 7:
+				page(p, `<meta name="x-header-noindex">`, body) // served with X-Robots-Tag
+			default:
+				page(p, "", body)
+				list(p)
+			}
+		}
+		page(fmt.Sprintf("/s/%d/", k), "", sec.String())
+		list(fmt.Sprintf("/s/%d/", k))
+	}
+	home.WriteString(`
+<a href="/c/a">canonical chain</a>
+<a href="/r/1">redirect chain</a> <a href="/loop/a">loop</a>
+<a href="/private/secret.html">private</a>
+<a href="/missing">404</a> <a href="/broken">500</a>
+<a href="/en/">en</a>
+<a href="/cal/2024/1">calendar</a>
+<a href="/s/0/p1.html?sid=abc123">session</a> <a href="/s/0/p2.html;jsessionid=XYZ">jsession</a>
+<a href="/q?a=1">query</a>
+<a href="/huge.html">huge</a> <a href="/slow.html">slow</a>
+<a href="/w/latin.html">windows-1252</a>
+<a href="/gz.html">gzip</a> <a href="/br.html">brotli</a>
+<a href="https://other.example/x">elsewhere</a> <a href="mailto:a@b.c">mail</a> <a href="javascript:void(0)">js</a>
+<a href="/nf/page.html" rel="nofollow">nofollow</a>
+<a href="/doc.pdf">pdf</a> <a href="/style.css">css</a>
+<a href="/s/0/p3.html?b=2&a=1">order 1</a> <a href="/s/0/p3.html?a=1&b=2">order 2</a>
+<a href="/../s/0/./p4.html">dots</a> <a href=" /s/0/p6.html ">spaces</a>`)
+	page("/", "", home.String())
+	list("/")
+
+	// Canonical chain: a and b name the next; c is the page.
+	page("/c/a", `<link rel="canonical" href="/c/b">`, "")
+	page("/c/b", `<link rel="canonical" href="/c/c">`, "")
+	page("/c/c", `<link rel="canonical" href="/c/c">`, "")
+	list("/c/c")
+	page("/r/3", "", "end of the chain")
+	list("/r/3")
+	page("/private/secret.html", "", "")
+	page("/en/", `<link rel="alternate" hreflang="en" href="/en/"><link rel="alternate" hreflang="de" href="/de/">`, "")
+	page("/de/", `<link rel="alternate" hreflang="en" href="/en/"><link rel="alternate" hreflang="de" href="/de/">`, "")
+	list("/en/")
+	list("/de/")
+	page("/nf/page.html", "", "")
+	list("/nf/page.html")
+	page("/gz.html", "", "gzipped")
+	list("/gz.html")
+	page("/br.html", "", "brotli")
+	list("/br.html")
+	page("/w/caf\u00e9.html", "", "")
+	list("/w/caf%C3%A9.html")
+	list("/w/latin.html")
+	list("/doc.pdf")
+	// Links that differ in their parameters' order are one page, listed
+	// as first met; session IDs are stripped.
+	list("/s/0/p3.html?b=2&a=1")
+	// The calendar: pages without end, one shape.
+	for m := 1; m <= source.MaxCrawlPerPattern; m++ {
+		list(fmt.Sprintf("/cal/%d/%d", 2024+(m-1)/12, (m-1)%12+1))
+	}
+	// The growing query: up to the cap of parameters.
+	for n := 1; n <= source.MaxCrawlQueryParams; n++ {
+		var q []string
+		for i := range n {
+			q = append(q, fmt.Sprintf("%c=1", 'a'+i))
+		}
+		list("/q?" + strings.Join(q, "&"))
+	}
+	slices.Sort(s.want)
+
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		p := req.URL.EscapedPath()
+		if req.URL.RawQuery != "" {
+			p += "?" + req.URL.RawQuery
+		}
+		s.mu.Lock()
+		s.hits[p]++
+		s.mu.Unlock()
+		switch {
+		case p == "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+			return
+		case p == "/r/1":
+			http.Redirect(w, req, "/r/2", http.StatusMovedPermanently)
+			return
+		case p == "/r/2":
+			http.Redirect(w, req, "/r/3", http.StatusFound)
+			return
+		case p == "/loop/a":
+			http.Redirect(w, req, "/loop/b", http.StatusFound)
+			return
+		case p == "/loop/b":
+			http.Redirect(w, req, "/loop/a", http.StatusFound)
+			return
+		case p == "/broken":
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		case strings.HasPrefix(p, "/cal/"):
+			var y, m int
+			fmt.Sscanf(p, "/cal/%d/%d", &y, &m)
+			ny, nm := y, m+1
+			if nm > 12 {
+				ny, nm = y+1, 1
+			}
+			fmt.Fprintf(w, `<html><body><a href="/cal/%d/%d">next month</a></body></html>`, ny, nm)
+			return
+		case strings.HasPrefix(p, "/q?"):
+			n := strings.Count(p, "&") + 1
+			fmt.Fprintf(w, `<html><body><a href="%s&%c=1">more</a></body></html>`, p, 'a'+n)
+			return
+		case p == "/huge.html":
+			w.Write([]byte("<html><body>" + strings.Repeat("x", 2<<20) + "</body></html>"))
+			return
+		case p == "/slow.html":
+			select {
+			case <-time.After(5 * time.Second):
+			case <-req.Context().Done():
+			}
+			return
+		case p == "/w/latin.html":
+			w.Header().Set("Content-Type", "text/html; charset=windows-1252")
+			w.Write([]byte("<html><body><a href=\"/w/caf\xe9.html\">caf\xe9</a> \x80</body></html>"))
+			return
+		case p == "/doc.pdf":
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Write([]byte("%PDF-1.4"))
+			return
+		case p == "/style.css":
+			w.Header().Set("Content-Type", "text/css")
+			w.Write([]byte("body{}"))
+			return
+		}
+		body, ok := s.pages[req.URL.Path]
+		if !ok || req.URL.RawQuery != "" && !strings.HasPrefix(req.URL.Path, "/s/") {
+			http.NotFound(w, req)
+			return
+		}
+		if strings.Contains(body, "x-header-noindex") {
+			w.Header().Set("X-Robots-Tag", "noindex")
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch req.URL.Path {
+		case "/gz.html":
+			w.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(w)
+			zw.Write([]byte(body))
+			zw.Close()
+		case "/br.html":
+			w.Header().Set("Content-Encoding", "br")
+			bw := brotli.NewWriter(w)
+			bw.Write([]byte(body))
+			bw.Close()
+		default:
+			w.Write([]byte(body))
+		}
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestCrawl: the crawl lists exactly the pages the site's sitemap must
+// hold, URL by URL, and logs why it left out every other URL it met.
+func TestCrawl(t *testing.T) {
+	site := newCrawlSite(t, 7)
+	var mu sync.Mutex
+	reasons := map[string]string{}
+	o := source.CrawlOptions{
+		Starts:      []string{site.URL + "/"},
+		Fetch:       discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20},
+		Concurrency: 16, Rate: -1, MaxDepth: 2000,
+		Files: []string{"**/*.pdf"},
+		Log: func(e source.CrawlEntry) {
+			mu.Lock()
+			defer mu.Unlock()
+			if prev, ok := reasons[e.URL]; ok && prev != e.Reason {
+				t.Errorf("%s logged twice: %q then %q", e.URL, prev, e.Reason)
+			}
+			reasons[e.URL] = e.Reason
+		},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := source.OpenCrawl(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got []string
+	for u, err := range c.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, strings.TrimPrefix(u.Loc, site.URL))
+		if u.Loc == site.URL+"/en/" && len(u.Alternates) != 2 {
+			t.Errorf("/en/ alternates: %+v", u.Alternates)
+		}
+		if strings.HasSuffix(u.Loc, "/s/1/p1.html") && (len(u.Images) != 1 || !strings.HasSuffix(u.Images[0].Loc, "/img/1-1.png")) {
+			t.Errorf("images of %s: %+v", u.Loc, u.Images)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, site.want) {
+		missing, extra := diff(site.want, got), diff(got, site.want)
+		t.Errorf("crawl listed %d URLs, want %d\nmissing (%d): %q\nextra (%d): %q", len(got), len(site.want), len(missing), first(missing), len(extra), first(extra))
+	}
+	for path, want := range map[string]string{
+		"/c/a": "canonical-elsewhere", "/c/b": "canonical-elsewhere", "/r/1": "redirect", "/r/2": "redirect",
+		"/loop/a": "redirect", "/loop/b": "redirect", "/private/secret.html": "robots",
+		"/missing": "error", "/broken": "error", "/huge.html": "error", "/slow.html": "error",
+		"/style.css": "not-html", "/s/0/p5.html": "noindex", "/s/0/p7.html": "noindex",
+		"/cal/2107/5": "trap", "/q?a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1&i=1": "trap",
+	} {
+		if got, ok := reasons[site.URL+path]; !ok || got != want {
+			t.Errorf("%s: logged %q (%v), want %q", path, got, ok, want)
+		}
+	}
+	if reasons["https://other.example/x"] != "out-of-scope" {
+		t.Errorf("a link to another host: %q", reasons["https://other.example/x"])
+	}
+	// Each page is fetched once: session IDs stripped, parameters in one
+	// order, dot segments and spaces normalised, a loop not followed twice.
+	site.mu.Lock()
+	defer site.mu.Unlock()
+	for p, n := range site.hits {
+		if n > 1 && p != "/robots.txt" {
+			t.Errorf("%s fetched %d times", p, n)
+		}
+	}
+	if site.hits["/private/secret.html"] != 0 {
+		t.Error("a page robots.txt disallows was fetched")
+	}
+	st := c.Stats()
+	if st.Listed != len(site.want) || st.Reasons["trap"] == 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestCrawlPolite: the rate per host holds, and the crawl stops at
+// MaxPages and MaxDepth.
+func TestCrawlPolite(t *testing.T) {
+	site := newCrawlSite(t, 8)
+	ctx := context.Background()
+	start := time.Now()
+	c, err := source.OpenCrawl(ctx, source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: 50, MaxPages: 20, Concurrency: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range c.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	c.Close()
+	// n requests at 50 a second take (n-1)/50 s at least.
+	st := c.Stats()
+	if el := time.Since(start); el < time.Duration(st.Fetched-1)*20*time.Millisecond {
+		t.Errorf("%d pages in %v at a rate of 50/s", st.Fetched, el)
+	}
+	if st.Fetched > 20 || n > 20 || st.Fetched < 10 {
+		t.Errorf("fetched %d, listed %d; want at most 20 (MaxPages)", st.Fetched, n)
+	}
+
+	c, err = source.OpenCrawl(ctx, source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, MaxDepth: 1,
+		Fetch: discover.Options{Timeout: 300 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for u, err := range c.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The home page links to sections, and to pages of section 0.
+		if p := strings.TrimPrefix(u.Loc, site.URL); strings.HasPrefix(p, "/s/") && strings.HasSuffix(p, ".html") && !strings.HasPrefix(p, "/s/0/") {
+			t.Errorf("%s is two links from the start, past MaxDepth 1", u.Loc)
+		}
+	}
+}
+
+// first returns the first few of s, for a message.
+func first(s []string) []string { return s[:min(len(s), 10)] }
+
+func diff(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// BenchmarkCrawl crawls the test site (some 4,900 fetches) with politeness
+// off (no rate limit, 32 at once), as the issue's figure asks, and reports
+// pages a second.
+func BenchmarkCrawl(b *testing.B) {
+	site := newCrawlSite(b, 9)
+	fetched := 0
+	for b.Loop() {
+		c, err := source.OpenCrawl(context.Background(), source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 32,
+			MaxDepth: 2000, Fetch: discover.Options{Timeout: 200 * time.Millisecond}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, err := range c.All() {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		c.Close()
+		fetched += c.Stats().Fetched
+	}
+	b.ReportMetric(float64(fetched)/b.Elapsed().Seconds(), "pages/s")
+}
