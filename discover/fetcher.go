@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/internal/fetch"
 	"github.com/sitemapkit/sitemapkit/internal/robots"
@@ -151,6 +152,16 @@ func (f *Fetcher) Allowed(ctx context.Context, rawURL, agent string) (ok bool, w
 // truncated is the finding of a robots.txt past robots.MaxBytes.
 func (e *robotsEntry) truncated() *Error {
 	return problem(Truncated, nil, "robots.txt is %d bytes (%d lines) past the %d KiB that RFC 9309 asks crawlers to read: Google ignores them, with any Sitemap: lines in them", e.ignored, e.ignoredLines, robotsMaxKiB)
+}
+
+// CrawlDelay returns the Crawl-delay the robots.txt of rawURL's host asks
+// of a crawler whose User-Agent is agent (at most a minute); 0 when none.
+func (f *Fetcher) CrawlDelay(ctx context.Context, rawURL, agent string) time.Duration {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return 0
+	}
+	return f.robotsFor(ctx, u).r.CrawlDelay(agent)
 }
 
 // lineCounter counts the bytes and line ends written to it.

@@ -422,16 +422,20 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 	}
 }
 
-// wait holds a request to rawURL's host until Rate allows it.
+// wait holds a request to rawURL's host until Rate and the host's
+// Crawl-delay allow it.
 func (c *Crawl) wait(rawURL string) error {
-	if c.o.Rate < 0 {
-		return c.ctx.Err()
-	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil
 	}
-	gap := time.Duration(float64(time.Second) / c.o.Rate)
+	gap := c.f.CrawlDelay(c.ctx, rawURL, c.o.Fetch.UserAgent)
+	if c.o.Rate > 0 {
+		gap = max(gap, time.Duration(float64(time.Second)/c.o.Rate))
+	}
+	if gap == 0 {
+		return c.ctx.Err()
+	}
 	c.mu.Lock()
 	now := time.Now()
 	at := c.hosts[u.Host]

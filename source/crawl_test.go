@@ -371,3 +371,47 @@ func BenchmarkCrawl(b *testing.B) {
 	}
 	b.ReportMetric(float64(fetched)/b.Elapsed().Seconds(), "pages/s")
 }
+
+// TestCrawlDelay: a robots.txt Crawl-delay spaces the requests to its
+// host, even with no rate limit of our own.
+func TestCrawlDelay(t *testing.T) {
+	var mu sync.Mutex
+	var times []time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.1\nDisallow: /private/\n")
+			return
+		}
+		mu.Lock()
+		times = append(times, time.Now())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		var b strings.Builder
+		for i := range 6 {
+			fmt.Fprintf(&b, `<a href="/p%d">p</a>`, i)
+		}
+		w.Write([]byte(b.String()))
+	}))
+	defer srv.Close()
+	c, err := source.OpenCrawl(context.Background(), source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1, Concurrency: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, err := range c.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	for i := 1; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-1]); gap < 90*time.Millisecond {
+			t.Errorf("requests %d and %d %v apart, want 100ms (Crawl-delay)", i-1, i, gap)
+		}
+	}
+	if len(times) != 7 {
+		t.Errorf("%d pages fetched, want 7", len(times))
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -52,6 +53,7 @@ type Robots struct {
 type group struct {
 	agents []string // lower-case product tokens, "*" for any
 	rules  []rule
+	delay  float64 // Crawl-delay, seconds; 0 when none
 }
 
 type rule struct {
@@ -121,9 +123,16 @@ func Parse(data []byte, robotsURL *url.URL) *Robots {
 		case "sitemap", "site-map":
 			// Sitemap lines belong to no group and end none (RFC 9309 §2.2.4).
 			r.Sitemaps = append(r.Sitemaps, sitemapLine(lineNo, v, robotsURL))
+		case "crawl-delay":
+			// Not RFC 9309's (Google ignores it); Bing and Yandex honour
+			// it, and a polite crawler does. It does not end a run of
+			// user-agent lines.
+			if d, err := strconv.ParseFloat(v, 64); err == nil && d > 0 && cur != nil {
+				cur.delay = d
+			}
 		default:
-			// Other records (crawl-delay, host…) do not end a run of
-			// user-agent lines, as in Google's parser.
+			// Other records (host…) do not end a run of user-agent
+			// lines, as in Google's parser.
 		}
 	}
 	return r
@@ -221,6 +230,32 @@ func (r *Robots) Allowed(userAgent, rawURL string) bool {
 		}
 	}
 	return allowed
+}
+
+// CrawlDelay returns the Crawl-delay of the group a crawler whose
+// User-Agent is userAgent obeys (the longest its groups give), capped at
+// a minute; 0 when there is none.
+func (r *Robots) CrawlDelay(userAgent string) time.Duration {
+	token := productToken(userAgent)
+	var named, star float64
+	found := false
+	for _, g := range r.groups {
+		for _, a := range g.agents {
+			if a == token && token != "" {
+				named, found = max(named, g.delay), true
+				break
+			}
+			if a == "*" {
+				star = max(star, g.delay)
+				break
+			}
+		}
+	}
+	d := star
+	if found {
+		d = named
+	}
+	return min(time.Duration(d*float64(time.Second)), time.Minute)
 }
 
 // rulesFor merges every group naming the product token, or, when none

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const ua = "sitemapkit/1.0 (+https://github.com/sitemapkit/sitemapkit)"
@@ -268,4 +269,22 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCrawlDelay: the Crawl-delay of the group a crawler obeys, its own
+// over "*", capped at a minute.
+func TestCrawlDelay(t *testing.T) {
+	r := Parse([]byte("User-agent: *\nCrawl-delay: 2\nDisallow: /x\n\nUser-agent: sitemapkit\nCrawl-delay: 0.5\nDisallow: /y\n\nUser-agent: slow\nCrawl-delay: 3600\n"), nil)
+	for ua, want := range map[string]time.Duration{
+		"sitemapkit/1.0 (+https://x)": 500 * time.Millisecond,
+		"Googlebot":                   2 * time.Second,
+		"slow":                        time.Minute,
+	} {
+		if got := r.CrawlDelay(ua); got != want {
+			t.Errorf("CrawlDelay(%q) = %v, want %v", ua, got, want)
+		}
+	}
+	if d := Parse([]byte("User-agent: *\nDisallow: /\n"), nil).CrawlDelay("x"); d != 0 {
+		t.Errorf("no Crawl-delay: %v", d)
+	}
 }
