@@ -176,6 +176,9 @@ type Config struct {
 	// UserAgent is what a crawl source sends and matches robots.txt
 	// groups with (not a key: the command sets it with its version).
 	UserAgent string `toml:"-"`
+	// Renderer renders a crawl source's pages when it says render (not a
+	// key: the command links the browser's driver, package render).
+	Renderer source.Renderer `toml:"-"`
 
 	origin *origin // where the config was read from; nil when built in code
 }
@@ -331,6 +334,9 @@ type Source struct {
 	MaxDepth int `toml:"max_depth"`
 	// SkipNofollow (crawl) does not follow links marked rel="nofollow".
 	SkipNofollow bool `toml:"skip_nofollow"`
+	// Render (crawl) renders the pages whose links look written by their
+	// scripts in headless Chromium (Debian's chromium package).
+	Render bool `toml:"render"`
 	// CrawlLog (crawl) is a file the crawl writes every URL it met to, as
 	// JSON Lines: its status, depth, where it was found and why it was
 	// left out (relative to this file).

@@ -256,6 +256,12 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		o := source.CrawlOptions{Starts: s.Paths, Hosts: s.Hosts, Concurrency: s.Concurrency, MaxPages: s.MaxPages,
 			MaxDepth: s.MaxDepth, Files: s.IncludeFiles, SkipNofollow: s.SkipNofollow}
 		o.Fetch.UserAgent = c.UserAgent
+		if s.Render {
+			if c.Renderer == nil {
+				return fail("render: no renderer is linked into this program")
+			}
+			o.Render = c.Renderer
+		}
 		if s.Rate != nil {
 			o.Rate = *s.Rate
 			if o.Rate == 0 {

@@ -227,6 +227,9 @@ encoding = "utf-8"
 # include_files = ["**/*.pdf"]
 # Do not follow links marked rel="nofollow".
 # skip_nofollow = false
+# Render the pages whose links look written by their scripts in headless
+# Chromium (Debian's chromium package).
+# render = false
 # Every URL met, and why it was left out, as JSON Lines.
 # crawl_log = "crawl.jsonl"
 

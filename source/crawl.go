@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -60,10 +61,21 @@ type CrawlOptions struct {
 	Files []string
 	// SkipNofollow leaves out the links marked rel="nofollow".
 	SkipNofollow bool
+	// Render, when set, renders the pages that look written by their
+	// scripts (scripts, and no link), and reads what they leave: links,
+	// canonical, robots meta, alternates, images. Nil: such pages are
+	// counted (CrawlStats.ClientRendered), not rendered.
+	Render Renderer
 	// Log, when set, is told of every URL met, once it is decided
 	// (CrawlEntry). It is called from the crawl's goroutines, one at a
 	// time.
 	Log func(CrawlEntry)
+}
+
+// A Renderer renders a page as a browser does, running its scripts, and
+// returns the document they leave (package render's Chromium).
+type Renderer interface {
+	Render(ctx context.Context, url string) ([]byte, error)
 }
 
 // Defaults of CrawlOptions.
@@ -145,8 +157,9 @@ type CrawlStats struct {
 	Listed  int            // URLs returned
 	Reasons map[string]int // URLs left out, by CrawlEntry.Reason
 	// ClientRendered counts pages with scripts and no link: their links
-	// are likely written by JavaScript, which the crawl does not run.
-	ClientRendered int
+	// are likely written by JavaScript. Rendered counts those rendered
+	// (CrawlOptions.Render), RenderErrors those it failed on.
+	ClientRendered, Rendered, RenderErrors int
 }
 
 // Crawl is a Source of the pages of a live site that belong in its
@@ -372,6 +385,9 @@ func (c *Crawl) visit(it crawlItem) {
 		c.mu.Lock()
 		c.stats.ClientRendered++
 		c.mu.Unlock()
+		if c.o.Render != nil {
+			h = c.render(it.url, pageURL, h)
+		}
 	}
 	if it.depth < c.o.MaxDepth {
 		for _, l := range h.links {
@@ -395,6 +411,24 @@ func (c *Crawl) visit(it crawlItem) {
 	default:
 		c.list(e, sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images})
 	}
+}
+
+// render renders the page at rawURL and reads it again, as its scripts
+// left it; h, what the page said before, when rendering fails.
+func (c *Crawl) render(rawURL string, pageURL *url.URL, h pageHead) pageHead {
+	doc, err := c.o.Render.Render(c.ctx, rawURL)
+	var r pageHead
+	if err == nil {
+		r, err = parseHead(bytes.NewReader(doc), pageURL, headWant{images: true, links: true})
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.stats.RenderErrors++
+		return h
+	}
+	c.stats.Rendered++
+	return r
 }
 
 // get fetches rawURL, again after the wait a 429 or 503 asks for

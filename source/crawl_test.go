@@ -16,6 +16,9 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/internal/browsertest"
+	"github.com/sitemapkit/sitemapkit/render"
+	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
@@ -80,7 +83,7 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 <a href="/gz.html">gzip</a> <a href="/br.html">brotli</a>
 <a href="https://other.example/x">elsewhere</a> <a href="mailto:a@b.c">mail</a> <a href="javascript:void(0)">js</a>
 <a href="/nf/page.html" rel="nofollow">nofollow</a>
-<a href="/doc.pdf">pdf</a> <a href="/style.css">css</a>
+<a href="/doc.pdf">pdf</a> <a href="/style.css">css</a> <a href="/js/">js</a>
 <a href="/s/0/p3.html?b=2&a=1">order 1</a> <a href="/s/0/p3.html?a=1&b=2">order 2</a>
 <a href="/../s/0/./p4.html">dots</a> <a href=" /s/0/p6.html ">spaces</a>`)
 	page("/", "", home.String())
@@ -98,6 +101,10 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 	page("/de/", `<link rel="alternate" hreflang="en" href="/en/"><link rel="alternate" hreflang="de" href="/de/">`, "")
 	list("/en/")
 	list("/de/")
+	// A section whose links a script writes: found with a renderer only.
+	page("/js/", `<script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/js/a.html">a</a>' })</script>`, "")
+	list("/js/")
+	page("/js/a.html", "", "")
 	page("/nf/page.html", "", "")
 	list("/nf/page.html")
 	page("/gz.html", "", "gzipped")
@@ -235,18 +242,9 @@ func TestCrawl(t *testing.T) {
 			reasons[e.URL] = e.Reason
 		},
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := source.OpenCrawl(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, urls := crawlAll(t, o)
 	var got []string
-	for u, err := range c.All() {
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, u := range urls {
 		got = append(got, strings.TrimPrefix(u.Loc, site.URL))
 		if u.Loc == site.URL+"/en/" && len(u.Alternates) != 2 {
 			t.Errorf("/en/ alternates: %+v", u.Alternates)
@@ -287,7 +285,28 @@ func TestCrawl(t *testing.T) {
 		t.Error("a page robots.txt disallows was fetched")
 	}
 	st := c.Stats()
-	if st.Listed != len(site.want) || st.Reasons["trap"] == 0 {
+	if st.Listed != len(site.want) || st.Reasons["trap"] == 0 || st.ClientRendered != 1 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestCrawlRender: with a renderer, a page whose links its scripts write
+// is rendered in Chromium, and the pages it links to are found.
+func TestCrawlRender(t *testing.T) {
+	browsertest.Need(t)
+	site := newCrawlSite(t, 10)
+	browser := &render.Chromium{}
+	defer browser.Close()
+	c, urls := crawlAll(t, source.CrawlOptions{Starts: []string{site.URL + "/js/"}, Rate: -1, Render: browser})
+	var got []string
+	for _, u := range urls {
+		got = append(got, strings.TrimPrefix(u.Loc, site.URL))
+	}
+	slices.Sort(got)
+	if want := []string{"/js/", "/js/a.html"}; !slices.Equal(got, want) {
+		t.Errorf("crawl with a renderer listed %v, want %v", got, want)
+	}
+	if st := c.Stats(); st.Rendered != 1 || st.RenderErrors != 0 {
 		t.Errorf("stats %+v", st)
 	}
 }
@@ -334,6 +353,27 @@ func TestCrawlPolite(t *testing.T) {
 			t.Errorf("%s is two links from the start, past MaxDepth 1", u.Loc)
 		}
 	}
+}
+
+// crawlAll crawls with o, within a minute, and returns the crawl (closed
+// when t ends) and the URLs it listed.
+func crawlAll(t *testing.T, o source.CrawlOptions) (*source.Crawl, []sitemap.URL) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	c, err := source.OpenCrawl(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	var urls []sitemap.URL
+	for u, err := range c.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls = append(urls, u)
+	}
+	return c, urls
 }
 
 // first returns the first few of s, for a message.

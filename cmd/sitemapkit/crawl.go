@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitemapkit/sitemapkit/config"
 	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/render"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
@@ -28,6 +29,7 @@ type crawlFlags struct {
 	maxDepth     int
 	files        []string
 	skipNofollow bool
+	render       bool
 	log          string
 }
 
@@ -39,13 +41,14 @@ func (c *crawlFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&c.maxDepth, "max-depth", source.DefaultCrawlMaxDepth, "crawl: most links from a start to a page")
 	f.StringArrayVar(&c.files, "crawl-files", nil, "crawl: also list files other than HTML pages whose path matches this `PATTERN`, e.g. \"**/*.pdf\" (repeatable)")
 	f.BoolVar(&c.skipNofollow, "skip-nofollow", false, "crawl: do not follow links marked rel=\"nofollow\"")
+	f.BoolVar(&c.render, "render", false, "crawl: render the pages whose links look written by their scripts in headless Chromium (Debian's chromium)")
 	f.StringVar(&c.log, "crawl-log", "", "crawl: write every URL met to `FILE` as JSON Lines: status, depth, where it was found, why it was left out")
 }
 
 // source is the crawl as a config source.
 func (c *crawlFlags) source() config.Source {
 	s := config.Source{Type: config.TypeCrawl, Paths: c.starts, Hosts: c.hosts, Concurrency: c.concurrency,
-		MaxPages: c.maxPages, MaxDepth: c.maxDepth, SkipNofollow: c.skipNofollow, CrawlLog: c.log}
+		MaxPages: c.maxPages, MaxDepth: c.maxDepth, SkipNofollow: c.skipNofollow, Render: c.render, CrawlLog: c.log}
 	s.IncludeFiles = c.files
 	rate := c.rate
 	s.Rate = &rate
@@ -78,6 +81,11 @@ checked against scope and robots.txt first. Traps are capped: more than 8
 query parameters, a path segment repeated more than 3 times, more than
 1,000 URLs of one shape (digits aside: a calendar).
 
+JavaScript: a page with scripts and no link is counted as client-rendered;
+with --render it is rendered in headless Chromium (Debian's chromium
+package), and its links, canonical and robots meta read from what its
+scripts leave.
+
 --crawl-log FILE records every URL met and why it was left out; the summary
 on stderr groups the reasons.`,
 		Example: `  sitemapkit crawl https://www.example.com/ > pages.jsonl
@@ -107,6 +115,9 @@ on stderr groups the reasons.`,
 func runCrawl(ctx context.Context, a *app, c *crawlFlags) error {
 	cfg := &config.Config{Sources: []config.Source{c.source()}}
 	cfg.UserAgent = discover.UserAgent(version())
+	browser := &render.Chromium{UserAgent: cfg.UserAgent}
+	defer browser.Close()
+	cfg.Renderer = browser
 	ins, err := cfg.Sources[0].Inputs(cfg)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
@@ -158,8 +169,11 @@ func crawlNote(s source.CrawlStats) []string {
 		}
 		lines = append(lines, fmt.Sprintf("  left out: %s (%s)", countOf(total, "URL"), strings.Join(parts, ", ")))
 	}
-	if s.ClientRendered > 0 {
-		lines = append(lines, fmt.Sprintf("  %s look client-rendered (scripts, no link): their links are written by JavaScript, which the crawl does not run.", countOf(s.ClientRendered, "page")))
+	switch {
+	case s.ClientRendered > 0 && s.Rendered+s.RenderErrors == 0:
+		lines = append(lines, fmt.Sprintf("  pages that look client-rendered (scripts, no link): %s; their links are written by JavaScript, which --render runs.", group(s.ClientRendered)))
+	case s.Rendered+s.RenderErrors > 0:
+		lines = append(lines, fmt.Sprintf("  pages rendered in Chromium: %s (%s failed).", group(s.Rendered), group(s.RenderErrors)))
 	}
 	return lines
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitemapkit/sitemapkit/internal/browsertest"
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 )
@@ -79,6 +80,25 @@ func TestCrawlCommand(t *testing.T) {
 
 	r = genRun(t, "", "crawl", "not-a-url")
 	r.want(t, exitUsage)
+}
+
+// TestCrawlCommandRender: --render renders a page whose links its script
+// writes, and finds what it links to; without it the page is counted.
+func TestCrawlCommandRender(t *testing.T) {
+	browsertest.Need(t)
+	s := sitetest.New(t)
+	s.Page("/", `<html><head><script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/app/x">x</a>' })</script></head><body></body></html>`)
+	s.Page("/app/x", `<html><body>x</body></html>`)
+	r := genRun(t, "", "crawl", "--rate", "0", s.URL+"/")
+	r.want(t, 0)
+	if strings.Contains(r.stdout, "/app/x") || !strings.Contains(r.stderr, "pages that look client-rendered (scripts, no link): 1;") {
+		t.Errorf("without --render:\n%s\n%s", r.stdout, r.stderr)
+	}
+	r = genRun(t, "", "crawl", "--rate", "0", "--render", s.URL+"/")
+	r.want(t, 0)
+	if !strings.Contains(r.stdout, s.URL+"/app/x") || !strings.Contains(r.stderr, "pages rendered in Chromium: 1 (0 failed)") {
+		t.Errorf("with --render:\n%s\n%s", r.stdout, r.stderr)
+	}
 }
 
 // TestGenerateCrawl: generate --crawl (and a config's crawl source)

@@ -19,6 +19,7 @@ import (
 	"github.com/sitemapkit/sitemapkit/feed"
 	"github.com/sitemapkit/sitemapkit/lint"
 	"github.com/sitemapkit/sitemapkit/publish"
+	"github.com/sitemapkit/sitemapkit/render"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 	"github.com/sitemapkit/sitemapkit/source/postgres"
@@ -606,6 +607,10 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	// The databases the command reads: linked here, not by source.
 	cfg.SQLDrivers = []source.SQLDriver{sqlite.Driver{}, postgres.Driver{}}
 	cfg.UserAgent = discover.UserAgent(version())
+	// The browser of --render starts with the first page that needs it.
+	browser := &render.Chromium{UserAgent: cfg.UserAgent}
+	defer browser.Close()
+	cfg.Renderer = browser
 	// A source a flag added is not in the file: its errors must not be
 	// placed there.
 	flagged := cfg.Detach()
