@@ -67,6 +67,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -337,6 +338,13 @@ type Source struct {
 	// Render (crawl) renders the pages whose links look written by their
 	// scripts in headless Chromium (Debian's chromium package).
 	Render bool `toml:"render"`
+	// CrawlDir (crawl) is the folder the crawl keeps its spilled frontier,
+	// the pages it listed and, when it is stopped, what --resume needs in
+	// (relative to this file). Default: DefaultCrawlDir of its paths.
+	CrawlDir string `toml:"crawl_dir"`
+	// Resume carries on the crawl stopped in CrawlDir (not a key: the
+	// command's --resume).
+	Resume bool `toml:"-"`
 	// CrawlLog (crawl) is a file the crawl writes every URL it met to, as
 	// JSON Lines: its status, depth, where it was found and why it was
 	// left out (relative to this file).
@@ -345,6 +353,13 @@ type Source struct {
 	// Filter is the source's own include, exclude and strip_params, which
 	// apply after the top-level [filter].
 	Filter
+}
+
+// DefaultCrawlDir is the folder a crawl from starts keeps its files in
+// when none is given: .sitemapkit/crawl-XXXXXXXX, named by the starts, so
+// that two crawls do not share one and a crawl finds its own to resume.
+func DefaultCrawlDir(starts []string) string {
+	return filepath.Join(".sitemapkit", fmt.Sprintf("crawl-%08x", uint32(xxhash.Sum64String(strings.Join(starts, "\n")))))
 }
 
 // Source types.
@@ -537,6 +552,10 @@ func (c *Config) resolve(dir string) {
 	crawlLogs := func(ss []Source) {
 		for i := range ss {
 			ss[i].CrawlLog = join(ss[i].CrawlLog)
+			if ss[i].Type == TypeCrawl && ss[i].CrawlDir == "" {
+				ss[i].CrawlDir = DefaultCrawlDir(ss[i].Paths)
+			}
+			ss[i].CrawlDir = join(ss[i].CrawlDir)
 		}
 	}
 	crawlLogs(c.Sources)

@@ -254,7 +254,10 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 		}})
 	case TypeCrawl:
 		o := source.CrawlOptions{Starts: s.Paths, Hosts: s.Hosts, Concurrency: s.Concurrency, MaxPages: s.MaxPages,
-			MaxDepth: s.MaxDepth, Files: s.IncludeFiles, SkipNofollow: s.SkipNofollow}
+			MaxDepth: s.MaxDepth, Files: s.IncludeFiles, SkipNofollow: s.SkipNofollow, Dir: s.CrawlDir, Resume: s.Resume}
+		if o.Dir == "" {
+			o.Dir = DefaultCrawlDir(s.Paths)
+		}
 		o.Fetch.UserAgent = c.UserAgent
 		if s.Render {
 			if c.Renderer == nil {

@@ -232,6 +232,9 @@ encoding = "utf-8"
 # render = false
 # Every URL met, and why it was left out, as JSON Lines.
 # crawl_log = "crawl.jsonl"
+# Where the crawl keeps what does not fit in memory and, when stopped,
+# what --resume needs ("": .sitemapkit/crawl-XXXXXXXX, named by paths).
+# crawl_dir = ""
 
 # A group is a set of its own files under the one index (here
 # products-1-….xml), with its own sources.

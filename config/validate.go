@@ -24,7 +24,7 @@ var sourceKeys = map[string][]string{
 	TypeSQL:     {"driver", "dsn", "dsn_env", "query", "loc"},
 	TypeLog:     {"paths", "keep_params"},
 	TypeSitemap: {"paths"},
-	TypeCrawl:   {"paths", "hosts", "concurrency", "rate", "max_pages", "max_depth", "include_files", "skip_nofollow", "render", "crawl_log"},
+	TypeCrawl:   {"paths", "hosts", "concurrency", "rate", "max_pages", "max_depth", "include_files", "skip_nofollow", "render", "crawl_dir", "crawl_log"},
 }
 
 var sourceTypes = []string{TypeFiles, TypeDir, TypeSQL, TypeLog, TypeSitemap, TypeCrawl}

@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
 	"maps"
+	"math/rand/v2"
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,6 +70,16 @@ type CrawlOptions struct {
 	// canonical, robots meta, alternates, images. Nil: such pages are
 	// counted (CrawlStats.ClientRendered), not rendered.
 	Render Renderer
+	// Dir is the folder the crawl keeps what does not fit in memory in
+	// (the frontier past 10,000 URLs, the pages listed) and, when it is
+	// stopped (its context done, its Budget spent), what Resume needs;
+	// created if missing. Default: a temporary folder, removed at Close:
+	// such a crawl cannot be resumed.
+	Dir string
+	// Resume carries on the crawl stopped in Dir: the pages it listed are
+	// listed again, then the URLs it had queued are visited, none met
+	// before visited twice. The starts must be the stopped crawl's.
+	Resume bool
 	// Log, when set, is told of every URL met, once it is decided
 	// (CrawlEntry). It is called from the crawl's goroutines, one at a
 	// time.
@@ -160,6 +174,8 @@ type CrawlStats struct {
 	// are likely written by JavaScript. Rendered counts those rendered
 	// (CrawlOptions.Render), RenderErrors those it failed on.
 	ClientRendered, Rendered, RenderErrors int
+	// Resumed counts the pages a resumed crawl had listed before.
+	Resumed int
 }
 
 // Crawl is a Source of the pages of a live site that belong in its
@@ -184,15 +200,22 @@ type Crawl struct {
 	results chan crawlResult
 	done    chan struct{}
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	queue   []crawlItem
-	seen    map[string]bool
-	hosts   map[string]time.Time // next request allowed, by host
-	busy    int
-	fetched int
-	stats   CrawlStats
-	logMu   sync.Mutex
+	dir     string
+	tempDir bool // dir is the crawl's own, removed at Close
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	queue    frontier
+	seen     crawlSeen
+	inflight map[*crawlItem]bool  // popped, not yet decided
+	hosts    map[string]time.Time // next request allowed, by host
+	busy     int
+	fetched  int
+	found    *os.File // found.jsonl, the pages listed
+	foundBuf []byte
+	stats    CrawlStats
+	logMu    sync.Mutex
+	fail     error // a failure of the crawl's own files, which ends it
 
 	line int
 	err  error
@@ -226,17 +249,29 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		return nil, fmt.Errorf("crawl: %w", err)
 	}
 	c := &Crawl{
-		o:       o,
-		f:       discover.NewFetcher(o.Fetch),
-		client:  &fetch.Client{UserAgent: o.Fetch.UserAgent, Timeout: o.Fetch.Timeout, MaxBytes: o.Fetch.MaxBytes, Transport: o.Fetch.Transport, KeepRedirects: true},
-		files:   files,
-		results: make(chan crawlResult, 64),
-		done:    make(chan struct{}),
-		seen:    map[string]bool{},
-		hosts:   map[string]time.Time{},
-		stats:   CrawlStats{Reasons: map[string]int{}},
+		o:        o,
+		f:        discover.NewFetcher(o.Fetch),
+		client:   &fetch.Client{UserAgent: o.Fetch.UserAgent, Timeout: o.Fetch.Timeout, MaxBytes: o.Fetch.MaxBytes, Transport: o.Fetch.Transport, KeepRedirects: true},
+		files:    files,
+		results:  make(chan crawlResult, 64),
+		done:     make(chan struct{}),
+		seen:     crawlSeen{salt: strconv.FormatUint(rand.Uint64(), 36), m: map[uint64]struct{}{}},
+		inflight: map[*crawlItem]bool{},
+		hosts:    map[string]time.Time{},
+		stats:    CrawlStats{Reasons: map[string]int{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
+	if err := c.openDir(); err != nil {
+		return nil, err
+	}
+	var previous int64 // the bytes of found.jsonl a resumed crawl had listed
+	if o.Resume {
+		var err error
+		if previous, err = c.resume(); err != nil {
+			c.closeFiles()
+			return nil, err
+		}
+	}
 	for _, s := range o.Starts {
 		n, err := loc.Normalize(strings.TrimSpace(s))
 		if err != nil {
@@ -247,9 +282,11 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		dir.RawQuery, dir.Fragment = "", ""
 		dir.Path = dir.Path[:strings.LastIndexByte(dir.Path, '/')+1]
 		c.scopes = append(c.scopes, &dir)
-		if !c.seen[crawlKey(n)] {
-			c.seen[crawlKey(n)] = true
-			c.queue = append(c.queue, crawlItem{url: n, shape: shape(u)})
+		if h := c.seen.hash(crawlKey(n)); !o.Resume {
+			if _, ok := c.seen.m[h]; !ok {
+				c.seen.m[h] = struct{}{}
+				c.queue.push(crawlItem{url: n, shape: shape(u)})
+			}
 		}
 	}
 	c.ctx, c.cancel = context.WithCancel(ctx)
@@ -257,6 +294,33 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		c.ctx, c.cancel = context.WithTimeout(ctx, o.Budget)
 	}
 	var wg sync.WaitGroup
+	if previous > 0 {
+		// The pages listed before the stop come first, read from the
+		// file as they go out, not held.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f, err := os.Open(c.found.Name())
+			if err != nil {
+				return
+			}
+			defer f.Close()
+			j := New(io.LimitReader(f, previous), f.Name(), FormatJSONL)
+			for u, err := range j.All() {
+				if err != nil {
+					return
+				}
+				c.mu.Lock()
+				c.stats.Resumed++
+				c.mu.Unlock()
+				select {
+				case c.results <- crawlResult{u: u}:
+				case <-c.ctx.Done():
+					return
+				}
+			}
+		}()
+	}
 	for range o.Concurrency {
 		wg.Add(1)
 		go func() {
@@ -266,6 +330,7 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 	}
 	go func() {
 		wg.Wait()
+		c.finish()
 		close(c.results)
 		close(c.done)
 	}()
@@ -284,16 +349,21 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 func (c *Crawl) work() {
 	for {
 		c.mu.Lock()
-		for len(c.queue) == 0 && c.busy > 0 && c.ctx.Err() == nil {
+		for c.queue.len() == 0 && c.busy > 0 && c.ctx.Err() == nil {
 			c.cond.Wait()
 		}
-		if len(c.queue) == 0 || c.ctx.Err() != nil {
+		if c.queue.len() == 0 || c.ctx.Err() != nil {
 			c.cond.Broadcast()
 			c.mu.Unlock()
 			return
 		}
-		it := c.queue[0]
-		c.queue = c.queue[1:]
+		it, _, err := c.queue.pop()
+		if err != nil {
+			c.fail = err
+			c.cancel()
+			c.mu.Unlock()
+			return
+		}
 		if c.fetched >= c.o.MaxPages {
 			c.mu.Unlock()
 			c.log(CrawlEntry{URL: it.url, Depth: it.depth, From: it.from, Reason: "limit", Detail: fmt.Sprintf("max pages (%d) reached", c.o.MaxPages)})
@@ -301,38 +371,45 @@ func (c *Crawl) work() {
 		}
 		c.fetched++
 		c.busy++
+		c.inflight[&it] = true
 		c.mu.Unlock()
 
-		c.visit(it)
+		done := c.visit(it)
 
 		c.mu.Lock()
 		c.busy--
+		if done {
+			delete(c.inflight, &it)
+		} else {
+			c.fetched-- // stopped before it was decided: a resume visits it
+		}
 		c.cond.Broadcast()
 		c.mu.Unlock()
 	}
 }
 
-// visit fetches one URL and decides what it is.
-func (c *Crawl) visit(it crawlItem) {
+// visit fetches one URL and decides what it is; false when the crawl
+// stopped before it could, for a resume to visit it again.
+func (c *Crawl) visit(it crawlItem) bool {
 	e := CrawlEntry{URL: it.url, Depth: it.depth, From: it.from}
 	if ok, why := c.f.Allowed(c.ctx, it.url, c.o.Fetch.UserAgent); !ok {
 		e.Reason, e.Detail = "robots", why
 		c.log(e)
-		return
+		return true
 	}
 	if err := c.wait(it.url); err != nil {
-		return // the crawl ended
+		return false // the crawl ended
 	}
 	start := time.Now()
 	resp, err := c.get(it.url)
 	e.Time = time.Since(start)
 	if err != nil {
 		if c.ctx.Err() != nil {
-			return
+			return false
 		}
 		e.Reason, e.Detail = "error", err.Error()
 		c.log(e)
-		return
+		return true
 	}
 	defer resp.Body.Close()
 	e.Status = resp.StatusCode
@@ -348,27 +425,27 @@ func (c *Crawl) visit(it crawlItem) {
 			// A hop is the same page: the same depth.
 			c.enqueue(target, &it, false)
 		}
-		return
+		return true
 	case resp.StatusCode != http.StatusOK:
 		e.Reason, e.Detail = "error", resp.Status
 		c.log(e)
-		return
+		return true
 	}
 	if noindexHeader(resp.Header) {
 		e.Reason, e.Detail = "noindex", "X-Robots-Tag"
 		c.log(e)
-		return
+		return true
 	}
 	ct := resp.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt != "text/html" && mt != "application/xhtml+xml" {
 		if c.isFile(it.url) {
 			c.list(e, sitemap.URL{Loc: it.url})
-			return
+			return true
 		}
 		e.Reason, e.Detail = "not-html", mt
 		c.log(e)
-		return
+		return true
 	}
 	body, err := charset.NewReader(resp.Body, ct)
 	if err != nil {
@@ -377,9 +454,12 @@ func (c *Crawl) visit(it crawlItem) {
 	pageURL, _ := url.Parse(it.url)
 	h, err := parseHead(body, pageURL, headWant{images: true, links: true})
 	if err != nil {
+		if c.ctx.Err() != nil {
+			return false
+		}
 		e.Reason, e.Detail = "error", err.Error()
 		c.log(e)
-		return
+		return true
 	}
 	if h.scripts > 0 && len(h.links) == 0 {
 		c.mu.Lock()
@@ -411,6 +491,7 @@ func (c *Crawl) visit(it crawlItem) {
 	default:
 		c.list(e, sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images})
 	}
+	return true
 }
 
 // render renders the page at rawURL and reads it again, as its scripts
@@ -514,14 +595,14 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	}
 	n, _, _ := strings.Cut(raw, "#")
 	n = loc.StripSessionIDs(n, nil)
-	key := crawlKey(n)
+	h := c.seen.hash(crawlKey(n))
 	c.mu.Lock()
-	if c.seen[key] {
+	if _, ok := c.seen.m[h]; ok {
 		c.mu.Unlock()
 		return
 	}
-	c.seen[key] = true
-	full := c.fetched+len(c.queue) >= c.o.MaxPages
+	c.seen.m[h] = struct{}{}
+	full := c.fetched+c.queue.len() >= c.o.MaxPages
 	c.mu.Unlock()
 	e := CrawlEntry{URL: n, Depth: depth, From: from.url}
 	it := crawlItem{url: n, depth: depth, from: from.url}
@@ -539,7 +620,10 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 		e.Reason, e.Detail = "limit", fmt.Sprintf("max pages (%d) reached", c.o.MaxPages)
 	default:
 		c.mu.Lock()
-		c.queue = append(c.queue, it)
+		if err := c.queue.push(it); err != nil && c.fail == nil {
+			c.fail = err
+			c.cancel()
+		}
 		c.cond.Signal()
 		c.mu.Unlock()
 		return
@@ -548,8 +632,8 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	// while the set is small, so that a site of endless links cannot
 	// grow it without bound: past that, one may be logged twice.
 	c.mu.Lock()
-	if len(c.seen) > maxCrawlSeen*c.o.MaxPages {
-		delete(c.seen, key)
+	if len(c.seen.m) > maxCrawlSeen*c.o.MaxPages {
+		delete(c.seen.m, h)
 	}
 	c.mu.Unlock()
 	c.log(e)
@@ -678,6 +762,14 @@ func noindexHeader(h http.Header) bool {
 // list returns u, a page found to belong in the sitemap.
 func (c *Crawl) list(e CrawlEntry, u sitemap.URL) {
 	c.log(e)
+	c.mu.Lock()
+	// Recorded, for a resume to list it again.
+	c.foundBuf = AppendJSONL(c.foundBuf[:0], &u, "")
+	if _, err := c.found.Write(c.foundBuf); err != nil && c.fail == nil {
+		c.fail = fmt.Errorf("crawl: %w", err)
+		c.cancel()
+	}
+	c.mu.Unlock()
 	select {
 	case c.results <- crawlResult{u: u}:
 	case <-c.ctx.Done():
@@ -710,10 +802,17 @@ func (c *Crawl) Read() (sitemap.URL, error) {
 	r, ok := <-c.results
 	if !ok {
 		c.err = io.EOF
-		if err := c.ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
-			c.err = fmt.Errorf("crawl: time budget (%v) spent; the pages found so far are listed", c.o.Budget)
-		} else if err != nil && !errors.Is(context.Cause(c.ctx), context.Canceled) {
-			c.err = err
+		resume := "resume it with --resume"
+		if c.tempDir {
+			resume = "give it a folder (Dir) to resume from"
+		}
+		switch err := c.ctx.Err(); {
+		case c.fail != nil:
+			c.err = c.fail
+		case errors.Is(err, context.DeadlineExceeded):
+			c.err = fmt.Errorf("crawl: stopped at its time budget (%v); %s", c.o.Budget, resume)
+		case err != nil:
+			c.err = fmt.Errorf("crawl stopped: %w; %s", err, resume)
 		}
 		return sitemap.URL{}, c.err
 	}
@@ -757,5 +856,134 @@ func (c *Crawl) Close() error {
 	for range c.results {
 	}
 	<-c.done
+	c.closeFiles()
+	if c.tempDir {
+		return os.RemoveAll(c.dir)
+	}
 	return nil
+}
+
+// openDir makes the crawl's folder, and clears what a finished or
+// abandoned crawl left there unless the crawl resumes it.
+func (c *Crawl) openDir() error {
+	c.dir = c.o.Dir
+	if c.dir == "" {
+		if c.o.Resume {
+			return fmt.Errorf("crawl: %w: no folder (Dir) to resume from", ErrNoCheckpoint)
+		}
+		d, err := os.MkdirTemp("", "sitemapkit-crawl-*")
+		if err != nil {
+			return fmt.Errorf("crawl: %w", err)
+		}
+		c.dir, c.tempDir = d, true
+	} else if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	if !c.o.Resume {
+		for _, name := range []string{checkpointFile, seenFile, foundFile, queueFile} {
+			if err := os.Remove(filepath.Join(c.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("crawl: %w", err)
+			}
+		}
+	}
+	c.queue.path = filepath.Join(c.dir, queueFile)
+	f, err := os.OpenFile(filepath.Join(c.dir, foundFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	c.found = f
+	return nil
+}
+
+// resume loads the checkpoint of the crawl stopped in the folder, and
+// returns the length of the record of the pages it had listed (a line cut
+// by a kill is dropped from it).
+func (c *Crawl) resume() (int64, error) {
+	cp, seen, err := loadCheckpoint(c.dir)
+	if err != nil {
+		return 0, err
+	}
+	if !slices.Equal(cp.Starts, c.o.Starts) {
+		return 0, fmt.Errorf("crawl: the crawl stopped in %s started at %s, not %s", c.dir, strings.Join(cp.Starts, ", "), strings.Join(c.o.Starts, ", "))
+	}
+	c.seen = crawlSeen{salt: cp.Salt, m: seen}
+	c.fetched = cp.Fetched
+	// The queue comes back from the checkpoint; its old spill is stale.
+	if err := os.Remove(c.queue.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("crawl: %w", err)
+	}
+	for _, r := range cp.Queue {
+		if err := c.queue.push(r.item()); err != nil {
+			return 0, err
+		}
+	}
+	return wholeLines(c.found)
+}
+
+// wholeLines cuts f after its last line end (a line cut by a kill goes),
+// and returns its length.
+func wholeLines(f *os.File) (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("crawl: %w", err)
+	}
+	end := fi.Size()
+	buf := make([]byte, 4096)
+	for end > 0 {
+		n := min(end, int64(len(buf)))
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil {
+			return 0, fmt.Errorf("crawl: %w", err)
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			end = end - n + int64(i) + 1
+			break
+		}
+		end -= n
+	}
+	if end != fi.Size() {
+		if err := f.Truncate(end); err != nil {
+			return 0, fmt.Errorf("crawl: %w", err)
+		}
+	}
+	return end, nil
+}
+
+// finish ends the crawl's files: a crawl stopped before its end leaves a
+// checkpoint to resume from (the URLs in flight first, then its queue); a
+// crawl that ended leaves nothing to resume.
+func (c *Crawl) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctx.Err() == nil || c.fail != nil {
+		if c.fail == nil {
+			// Ended: nothing to resume, nothing to keep.
+			for _, name := range []string{checkpointFile, seenFile, queueFile, foundFile} {
+				os.Remove(filepath.Join(c.dir, name))
+			}
+			os.Remove(c.dir) // when empty
+		}
+		return
+	}
+	cp := &checkpoint{Starts: c.o.Starts, Salt: c.seen.salt, Fetched: c.fetched}
+	for it := range c.inflight {
+		cp.Queue = append(cp.Queue, it.record())
+	}
+	rest, err := c.queue.drain()
+	for _, it := range rest {
+		cp.Queue = append(cp.Queue, it.record())
+	}
+	if err == nil {
+		err = saveCheckpoint(c.dir, cp, c.seen.m)
+	}
+	if err != nil {
+		c.fail = fmt.Errorf("crawl: saving where it stopped: %w", err)
+	}
+}
+
+// closeFiles closes the crawl's open files.
+func (c *Crawl) closeFiles() {
+	c.queue.close()
+	if c.found != nil {
+		c.found.Close()
+	}
 }

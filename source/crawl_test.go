@@ -2,6 +2,7 @@ package source_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -453,5 +454,73 @@ func TestCrawlDelay(t *testing.T) {
 	}
 	if len(times) != 7 {
 		t.Errorf("%d pages fetched, want 7", len(times))
+	}
+}
+
+// TestCrawlResume: a crawl stopped half-way (its context cancelled) says
+// how to resume; resumed in its folder, it lists the pages of the first
+// part again and goes on to the site's exact set, visiting no page twice
+// but the few in flight at the stop.
+func TestCrawlResume(t *testing.T) {
+	site := newCrawlSite(t, 11)
+	dir := t.TempDir()
+	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
+		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := source.OpenCrawl(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	var stop error
+	for _, err := range c.All() {
+		if err != nil {
+			stop = err
+			break
+		}
+		if listed++; listed == 1500 {
+			cancel()
+		}
+	}
+	c.Close()
+	if stop == nil || !strings.Contains(stop.Error(), "resume it with --resume") {
+		t.Fatalf("a crawl stopped half-way ends with %v", stop)
+	}
+
+	o.Resume = true
+	c, urls := crawlAll(t, o)
+	var got []string
+	for _, u := range urls {
+		got = append(got, strings.TrimPrefix(u.Loc, site.URL))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, site.want) {
+		missing, extra := diff(site.want, got), diff(got, site.want)
+		t.Errorf("resumed crawl listed %d URLs, want %d\nmissing (%d): %q\nextra (%d): %q", len(got), len(site.want), len(missing), first(missing), len(extra), first(extra))
+	}
+	if st := c.Stats(); st.Resumed < 1000 {
+		t.Errorf("stats %+v: want the first part's pages listed again", st)
+	}
+	site.mu.Lock()
+	twice := 0
+	for p, n := range site.hits {
+		if n > 1 && p != "/robots.txt" {
+			twice++
+		}
+	}
+	site.mu.Unlock()
+	if twice > o.Concurrency {
+		t.Errorf("%d pages fetched twice; at most the %d in flight at the stop may be", twice, o.Concurrency)
+	}
+
+	// Nothing is left to resume once the crawl ended.
+	o.Resume = true
+	if _, err := source.OpenCrawl(context.Background(), o); !errors.Is(err, source.ErrNoCheckpoint) {
+		t.Errorf("resuming an ended crawl: %v", err)
+	}
+	o.Starts = []string{site.URL + "/s/"}
+	if _, err := source.OpenCrawl(context.Background(), source.CrawlOptions{Starts: o.Starts, Resume: true}); !errors.Is(err, source.ErrNoCheckpoint) {
+		t.Errorf("resuming without a folder: %v", err)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -31,6 +30,8 @@ type crawlFlags struct {
 	skipNofollow bool
 	render       bool
 	log          string
+	dir          string
+	resume       bool
 }
 
 func (c *crawlFlags) register(f *pflag.FlagSet) {
@@ -43,12 +44,18 @@ func (c *crawlFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&c.skipNofollow, "skip-nofollow", false, "crawl: do not follow links marked rel=\"nofollow\"")
 	f.BoolVar(&c.render, "render", false, "crawl: render the pages whose links look written by their scripts in headless Chromium (Debian's chromium)")
 	f.StringVar(&c.log, "crawl-log", "", "crawl: write every URL met to `FILE` as JSON Lines: status, depth, where it was found, why it was left out")
+	f.StringVar(&c.dir, "crawl-dir", "", "crawl: keep the frontier past 10,000 URLs, the pages listed and, when stopped, what --resume needs in `DIR`\n(default .sitemapkit/crawl-XXXXXXXX, named by the start URLs)")
+	f.BoolVar(&c.resume, "resume", false, "crawl: carry on the crawl stopped (Ctrl-C, its time budget) in --crawl-dir, listing what it had found")
 }
 
 // source is the crawl as a config source.
 func (c *crawlFlags) source() config.Source {
 	s := config.Source{Type: config.TypeCrawl, Paths: c.starts, Hosts: c.hosts, Concurrency: c.concurrency,
-		MaxPages: c.maxPages, MaxDepth: c.maxDepth, SkipNofollow: c.skipNofollow, Render: c.render, CrawlLog: c.log}
+		MaxPages: c.maxPages, MaxDepth: c.maxDepth, SkipNofollow: c.skipNofollow, Render: c.render, CrawlLog: c.log,
+		CrawlDir: c.dir, Resume: c.resume}
+	if s.CrawlDir == "" {
+		s.CrawlDir = config.DefaultCrawlDir(c.starts)
+	}
 	s.IncludeFiles = c.files
 	rate := c.rate
 	s.Rate = &rate
@@ -87,7 +94,12 @@ package), and its links, canonical and robots meta read from what its
 scripts leave.
 
 --crawl-log FILE records every URL met and why it was left out; the summary
-on stderr groups the reasons.`,
+on stderr groups the reasons.
+
+Memory stays flat: past 10,000 URLs the frontier goes to --crawl-dir, and
+the URLs met are kept as 8-byte hashes. Stopped by Ctrl-C or its time
+budget, the crawl leaves what it needs there: run the same command with
+--resume to carry on (the pages found before are printed again).`,
 		Example: `  sitemapkit crawl https://www.example.com/ > pages.jsonl
   sitemapkit crawl --crawl-log crawl.jsonl --max-pages 5000 https://www.example.com/blog/
   sitemapkit generate --base https://www.example.com/ --out public/ --crawl https://www.example.com/`,
@@ -131,10 +143,10 @@ func runCrawl(ctx context.Context, a *app, c *crawlFlags) error {
 	n := 0
 	for u, err := range src.All() {
 		if err != nil {
+			// What was found is printed: a resume prints it again, but a
+			// reader of the output should not lose it.
+			w.Flush()
 			closeSrc()
-			if errors.Is(err, context.Canceled) {
-				return err
-			}
 			return &exitError{code: exitInputErrors, err: err}
 		}
 		buf = source.AppendJSONL(buf[:0], &u, "")

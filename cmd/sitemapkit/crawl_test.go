@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/internal/browsertest"
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
@@ -33,7 +37,7 @@ func crawlTestSite(t *testing.T) *sitetest.Site {
 func TestCrawlCommand(t *testing.T) {
 	s := crawlTestSite(t)
 	log := filepath.Join(t.TempDir(), "crawl.jsonl")
-	r := genRun(t, "", "crawl", "--rate", "0", "--crawl-log", log, s.URL+"/")
+	r := genRun(t, "", "crawl", "--rate", "0", "--crawl-dir", t.TempDir(), "--crawl-log", log, s.URL+"/")
 	r.want(t, 0)
 	var locs []string
 	for line := range strings.SplitSeq(strings.TrimSpace(r.stdout), "\n") {
@@ -89,12 +93,12 @@ func TestCrawlCommandRender(t *testing.T) {
 	s := sitetest.New(t)
 	s.Page("/", `<html><head><script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/app/x">x</a>' })</script></head><body></body></html>`)
 	s.Page("/app/x", `<html><body>x</body></html>`)
-	r := genRun(t, "", "crawl", "--rate", "0", s.URL+"/")
+	r := genRun(t, "", "crawl", "--rate", "0", "--crawl-dir", t.TempDir(), s.URL+"/")
 	r.want(t, 0)
 	if strings.Contains(r.stdout, "/app/x") || !strings.Contains(r.stderr, "pages that look client-rendered (scripts, no link): 1;") {
 		t.Errorf("without --render:\n%s\n%s", r.stdout, r.stderr)
 	}
-	r = genRun(t, "", "crawl", "--rate", "0", "--render", s.URL+"/")
+	r = genRun(t, "", "crawl", "--rate", "0", "--crawl-dir", t.TempDir(), "--render", s.URL+"/")
 	r.want(t, 0)
 	if !strings.Contains(r.stdout, s.URL+"/app/x") || !strings.Contains(r.stderr, "pages rendered in Chromium: 1 (0 failed)") {
 		t.Errorf("with --render:\n%s\n%s", r.stdout, r.stderr)
@@ -106,7 +110,7 @@ func TestCrawlCommandRender(t *testing.T) {
 func TestGenerateCrawl(t *testing.T) {
 	s := crawlTestSite(t)
 	out := filepath.Join(t.TempDir(), "out")
-	r := genRun(t, "", "generate", "--base", s.URL+"/", "--out", out, "--rate", "0", "--crawl", s.URL+"/")
+	r := genRun(t, "", "generate", "--base", s.URL+"/", "--out", out, "--rate", "0", "--crawl-dir", t.TempDir(), "--crawl", s.URL+"/")
 	r.want(t, 0)
 	got := genLocs(genPublished(t, out, "sitemap.xml"))
 	slices.Sort(got)
@@ -134,5 +138,47 @@ func TestGenerateCrawl(t *testing.T) {
 	r.want(t, exitUsage)
 	if !strings.Contains(r.stderr, "is not an http(s) URL to start the crawl at") {
 		t.Errorf("a relative start: %s", r.stderr)
+	}
+}
+
+// TestCrawlCommandResume: a crawl interrupted (its context cancelled, as
+// Ctrl-C does) says how to carry on; run again with --resume in the same
+// folder, it prints every page, those found before the stop included, and
+// leaves nothing behind once it ended.
+func TestCrawlCommandResume(t *testing.T) {
+	s := sitetest.New(t)
+	var home strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&home, `<a href="/p%d">p</a>`, i)
+		s.Handle(fmt.Sprintf("/p%d", i), func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(10 * time.Millisecond)
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html><body>page</body></html>"))
+		})
+	}
+	s.Page("/", "<html><body>"+home.String()+"</body></html>")
+	dir := filepath.Join(t.TempDir(), "crawl")
+	args := []string{"crawl", "--rate", "0", "--concurrency", "1", "--crawl-dir", dir, s.URL + "/"}
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	r := genRunCtx(t, ctx, "", args...)
+	if r.code == 0 || !strings.Contains(r.stderr, "resume it with --resume") {
+		t.Fatalf("interrupted: exit %d\n%s", r.code, r.stderr)
+	}
+	first := strings.Count(r.stdout, "\n")
+	if first == 0 || first >= 41 {
+		t.Fatalf("the interrupted crawl printed %d pages", first)
+	}
+	r = genRun(t, "", append(args, "--resume")...)
+	r.want(t, 0)
+	if n := strings.Count(r.stdout, "\n"); n != 41 {
+		t.Errorf("the resumed crawl printed %d pages, want all 41", n)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("the crawl's folder is still there after the crawl ended")
+	}
+	r = genRun(t, "", append(args, "--resume")...)
+	if r.code == 0 || !strings.Contains(r.stderr, "no stopped crawl to resume") {
+		t.Errorf("resuming an ended crawl: exit %d, %s", r.code, r.stderr)
 	}
 }

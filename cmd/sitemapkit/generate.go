@@ -432,6 +432,13 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 		}
 	}
 	f := &o.set
+	if o.crawl.resume {
+		for _, ss := range append([][]config.Source{cfg.Sources}, groupSources(cfg)...) {
+			for i := range ss {
+				ss[i].Resume = ss[i].Type == config.TypeCrawl
+			}
+		}
+	}
 	if o.inputEncoding != "" {
 		// The file's files sources without an encoding of their own
 		// are read in the one given, as its inputs are.

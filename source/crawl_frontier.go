@@ -1,0 +1,255 @@
+package source
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// A crawl keeps in memory what a page's visit needs and a bounded part of
+// the rest; what does not fit goes to its folder (CrawlOptions.Dir):
+//
+//   - the frontier, a queue of URLs to visit: at most frontierMem of them
+//     in memory, the others appended to queue.jsonl and read back in
+//     order;
+//   - the URLs met, as 64-bit hashes (8 bytes each and the map's, not
+//     the URL);
+//   - the pages listed, appended to found.jsonl, so that a crawl resumed
+//     lists them again before going on.
+//
+// A crawl stopped by its context or its budget writes checkpoint.json
+// (its counters and the queue it had in memory, in-flight pages first)
+// and seen.bin; Resume reads them back. A crawl that ends removes them.
+
+// frontierMem is how many queued URLs are kept in memory (a variable
+// for the tests, which spill sooner).
+var frontierMem = 10000
+
+// frontier is the crawl's FIFO queue, spilling to a file.
+type frontier struct {
+	head []crawlItem // in memory, taken from the front
+	// The spill: items appended past head's bound, read back in order.
+	path   string
+	w      *os.File
+	bw     *bufio.Writer
+	r      *os.File
+	br     *bufio.Reader
+	onDisk int // items written and not read back
+}
+
+func (q *frontier) len() int { return len(q.head) + q.onDisk }
+
+// push appends it: to memory while there is room and nothing waits on
+// disk (which would come first), to the file otherwise.
+func (q *frontier) push(it crawlItem) error {
+	if q.onDisk == 0 && len(q.head) < frontierMem {
+		q.head = append(q.head, it)
+		return nil
+	}
+	if q.w == nil {
+		f, err := os.OpenFile(q.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("crawl: frontier: %w", err)
+		}
+		q.w, q.bw = f, bufio.NewWriter(f)
+	}
+	b, _ := json.Marshal(it.record())
+	if _, err := q.bw.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("crawl: frontier: %w", err)
+	}
+	q.onDisk++
+	return nil
+}
+
+// pop takes the first item; ok is false when there is none.
+func (q *frontier) pop() (crawlItem, bool, error) {
+	if len(q.head) == 0 && q.onDisk > 0 {
+		if err := q.refill(); err != nil {
+			return crawlItem{}, false, err
+		}
+	}
+	if len(q.head) == 0 {
+		return crawlItem{}, false, nil
+	}
+	it := q.head[0]
+	q.head = q.head[1:]
+	return it, true, nil
+}
+
+// refill reads up to frontierMem items back from the file.
+func (q *frontier) refill() error {
+	if err := q.bw.Flush(); err != nil {
+		return fmt.Errorf("crawl: frontier: %w", err)
+	}
+	if q.r == nil {
+		f, err := os.Open(q.path)
+		if err != nil {
+			return fmt.Errorf("crawl: frontier: %w", err)
+		}
+		q.r, q.br = f, bufio.NewReader(f)
+	}
+	q.head = q.head[:0]
+	for len(q.head) < frontierMem && q.onDisk > 0 {
+		line, err := q.br.ReadBytes('\n')
+		if err != nil {
+			return fmt.Errorf("crawl: frontier: %w", err)
+		}
+		var r itemRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			return fmt.Errorf("crawl: frontier: %w", err)
+		}
+		q.head = append(q.head, r.item())
+		q.onDisk--
+	}
+	return nil
+}
+
+// drain returns every item left, in order, for a checkpoint.
+func (q *frontier) drain() ([]crawlItem, error) {
+	var all []crawlItem
+	for {
+		it, ok, err := q.pop()
+		if err != nil || !ok {
+			return all, err
+		}
+		all = append(all, it)
+	}
+}
+
+func (q *frontier) close() {
+	if q.w != nil {
+		q.w.Close()
+	}
+	if q.r != nil {
+		q.r.Close()
+	}
+}
+
+// itemRecord is a crawlItem as the files hold it.
+type itemRecord struct {
+	URL   string `json:"url"`
+	Depth int    `json:"depth,omitempty"`
+	From  string `json:"from,omitempty"`
+	Shape string `json:"shape,omitempty"`
+	Chain int    `json:"chain,omitempty"`
+}
+
+func (it crawlItem) record() itemRecord {
+	return itemRecord{it.url, it.depth, it.from, it.shape, it.chain}
+}
+
+func (r itemRecord) item() crawlItem {
+	return crawlItem{url: r.URL, depth: r.Depth, from: r.From, shape: r.Shape, chain: r.Chain}
+}
+
+// crawlSeen is the URLs a crawl met, as 64-bit hashes of their keys
+// under a salt of the crawl's: two URLs sharing one (odds of n²/2⁶⁵,
+// 3·10⁻⁸ for a million) would count as one, and a site cannot pick URLs
+// that do. The salt is kept with a checkpoint, so that a resumed crawl
+// hashes as the first did.
+type crawlSeen struct {
+	salt string
+	m    map[uint64]struct{}
+}
+
+func (s *crawlSeen) hash(key string) uint64 {
+	d := xxhash.New()
+	d.WriteString(s.salt)
+	d.WriteString(key)
+	return d.Sum64()
+}
+
+// checkpoint is what a stopped crawl leaves for a resume.
+type checkpoint struct {
+	Starts  []string     `json:"starts"`
+	Salt    string       `json:"salt"`
+	Fetched int          `json:"fetched"`
+	Found   int          `json:"found"`
+	Queue   []itemRecord `json:"queue"`
+}
+
+// Files of a crawl's folder.
+const (
+	checkpointFile = "checkpoint.json"
+	seenFile       = "seen.bin"
+	foundFile      = "found.jsonl"
+	queueFile      = "queue.jsonl"
+)
+
+// ErrNoCheckpoint is the error of a resume with nothing to resume.
+var ErrNoCheckpoint = errors.New("no stopped crawl to resume")
+
+// saveCheckpoint writes the checkpoint and the seen set into dir, each
+// under a temporary name then renamed: a crawl killed while it writes
+// leaves the previous checkpoint, or none.
+func saveCheckpoint(dir string, cp *checkpoint, seen map[uint64]struct{}) error {
+	f, err := os.Create(filepath.Join(dir, seenFile+".tmp"))
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	var b [8]byte
+	for h := range seen {
+		binary.LittleEndian.PutUint64(b[:], h)
+		bw.Write(b[:])
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	data, err := json.Marshal(cp)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, checkpointFile+".tmp"), data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(dir, seenFile+".tmp"), filepath.Join(dir, seenFile)); err != nil {
+		return err
+	}
+	return os.Rename(filepath.Join(dir, checkpointFile+".tmp"), filepath.Join(dir, checkpointFile))
+}
+
+// loadCheckpoint reads a checkpoint and its seen set from dir.
+func loadCheckpoint(dir string) (*checkpoint, map[uint64]struct{}, error) {
+	data, err := os.ReadFile(filepath.Join(dir, checkpointFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("crawl: %s: %w", dir, ErrNoCheckpoint)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("crawl: %w", err)
+	}
+	var cp checkpoint
+	if err := json.Unmarshal(data, &cp); err != nil {
+		return nil, nil, fmt.Errorf("crawl: %s is damaged: %w", filepath.Join(dir, checkpointFile), err)
+	}
+	f, err := os.Open(filepath.Join(dir, seenFile))
+	if err != nil {
+		return nil, nil, fmt.Errorf("crawl: %w", err)
+	}
+	defer f.Close()
+	seen := map[uint64]struct{}{}
+	br := bufio.NewReader(f)
+	var b [8]byte
+	for {
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			if err == io.EOF {
+				break
+			}
+			return nil, nil, fmt.Errorf("crawl: %s is damaged: %w", filepath.Join(dir, seenFile), err)
+		}
+		seen[binary.LittleEndian.Uint64(b[:])] = struct{}{}
+	}
+	return &cp, seen, nil
+}
