@@ -259,6 +259,12 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			o.Dir = DefaultCrawlDir(s.Paths)
 		}
 		o.Fetch.UserAgent = c.UserAgent
+		if c.Lastmod == "content" {
+			var err error
+			if o.Fingerprint, err = fingerprint.New(fingerprint.Options{Content: c.ContentSelector, Ignore: c.IgnoreSelector}); err != nil {
+				return fail("%v", err)
+			}
+		}
 		if s.Render {
 			if c.Renderer == nil {
 				return fail("render: no renderer is linked into this program")

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/sitemapkit/sitemapkit/discover"
+	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/internal/fetch"
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -70,6 +71,10 @@ type CrawlOptions struct {
 	// canonical, robots meta, alternates, images. Nil: such pages are
 	// counted (CrawlStats.ClientRendered), not rendered.
 	Render Renderer
+	// Fingerprint, when set, fingerprints each page's significant content
+	// (see package fingerprint), which Fingerprint returns for the page
+	// Read last returned: what --lastmod content compares.
+	Fingerprint *fingerprint.Hasher
 	// Dir is the folder the crawl keeps what does not fit in memory in
 	// (the frontier past 10,000 URLs, the pages listed) and, when it is
 	// stopped (its context done, its Budget spent), what Resume needs;
@@ -170,6 +175,10 @@ type CrawlStats struct {
 	Fetched int            // requests answered
 	Listed  int            // URLs returned
 	Reasons map[string]int // URLs left out, by CrawlEntry.Reason
+	// Examples are the first URL left out for each reason.
+	Examples map[string]string
+	// Queued is how many URLs wait to be visited.
+	Queued int
 	// ClientRendered counts pages with scripts and no link: their links
 	// are likely written by JavaScript. Rendered counts those rendered
 	// (CrawlOptions.Render), RenderErrors those it failed on.
@@ -217,8 +226,10 @@ type Crawl struct {
 	logMu    sync.Mutex
 	fail     error // a failure of the crawl's own files, which ends it
 
-	line int
-	err  error
+	line  int
+	err   error
+	fp    uint64 // the fingerprint of the page Read last returned
+	hasFP bool
 }
 
 type crawlItem struct {
@@ -232,8 +243,10 @@ type crawlItem struct {
 }
 
 type crawlResult struct {
-	u   sitemap.URL
-	err error
+	u     sitemap.URL
+	err   error
+	fp    uint64
+	hasFP bool
 }
 
 // OpenCrawl starts crawling with o, on goroutines of its own, and returns
@@ -258,7 +271,7 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		seen:     crawlSeen{salt: strconv.FormatUint(rand.Uint64(), 36), m: map[uint64]struct{}{}},
 		inflight: map[*crawlItem]bool{},
 		hosts:    map[string]time.Time{},
-		stats:    CrawlStats{Reasons: map[string]int{}},
+		stats:    CrawlStats{Reasons: map[string]int{}, Examples: map[string]string{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
 	if err := c.openDir(); err != nil {
@@ -452,6 +465,24 @@ func (c *Crawl) visit(it crawlItem) bool {
 		body = resp.Body
 	}
 	pageURL, _ := url.Parse(it.url)
+	var res crawlResult
+	if c.o.Fingerprint != nil {
+		// Read once, for both passes.
+		data, err := io.ReadAll(body)
+		if err == nil {
+			res.fp, err = c.o.Fingerprint.HTML(bytes.NewReader(data))
+			res.hasFP = err == nil
+		}
+		if err != nil {
+			if c.ctx.Err() != nil {
+				return false
+			}
+			e.Reason, e.Detail = "error", err.Error()
+			c.log(e)
+			return true
+		}
+		body = bytes.NewReader(data)
+	}
 	h, err := parseHead(body, pageURL, headWant{images: true, links: true})
 	if err != nil {
 		if c.ctx.Err() != nil {
@@ -489,7 +520,8 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.log(e)
 		c.enqueue(h.canonical, &it, false)
 	default:
-		c.list(e, sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images})
+		res.u = sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images}
+		c.listResult(e, res)
 	}
 	return true
 }
@@ -760,7 +792,11 @@ func noindexHeader(h http.Header) bool {
 }
 
 // list returns u, a page found to belong in the sitemap.
-func (c *Crawl) list(e CrawlEntry, u sitemap.URL) {
+func (c *Crawl) list(e CrawlEntry, u sitemap.URL) { c.listResult(e, crawlResult{u: u}) }
+
+// listResult returns r, a page found to belong in the sitemap.
+func (c *Crawl) listResult(e CrawlEntry, r crawlResult) {
+	u := r.u
 	c.log(e)
 	c.mu.Lock()
 	// Recorded, for a resume to list it again.
@@ -771,7 +807,7 @@ func (c *Crawl) list(e CrawlEntry, u sitemap.URL) {
 	}
 	c.mu.Unlock()
 	select {
-	case c.results <- crawlResult{u: u}:
+	case c.results <- r:
 	case <-c.ctx.Done():
 	}
 }
@@ -784,7 +820,9 @@ func (c *Crawl) log(e CrawlEntry) {
 	if e.Reason == "" {
 		c.stats.Listed++
 	} else {
-		c.stats.Reasons[e.Reason]++
+		if c.stats.Reasons[e.Reason]++; c.stats.Reasons[e.Reason] == 1 {
+			c.stats.Examples[e.Reason] = e.URL
+		}
 	}
 	c.mu.Unlock()
 	if c.o.Log != nil {
@@ -817,8 +855,14 @@ func (c *Crawl) Read() (sitemap.URL, error) {
 		return sitemap.URL{}, c.err
 	}
 	c.line++
+	c.fp, c.hasFP = r.fp, r.hasFP
 	return r.u, r.err
 }
+
+// Fingerprint returns the fingerprint of the page Read last returned,
+// with CrawlOptions.Fingerprint; false without it, and for a page a
+// resumed crawl lists again from before its stop.
+func (c *Crawl) Fingerprint() (uint64, bool) { return c.fp, c.hasFP }
 
 // All returns every page; see Source.All.
 func (c *Crawl) All() iter.Seq2[sitemap.URL, error] { return all(c) }
@@ -843,10 +887,9 @@ func (c *Crawl) Stats() CrawlStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
-	s.Reasons = make(map[string]int, len(c.stats.Reasons))
-	for k, v := range c.stats.Reasons {
-		s.Reasons[k] = v
-	}
+	s.Reasons = maps.Clone(c.stats.Reasons)
+	s.Examples = maps.Clone(c.stats.Examples)
+	s.Queued = c.queue.len()
 	return s
 }
 

@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -138,6 +141,14 @@ func runCrawl(ctx context.Context, a *app, c *crawlFlags) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	var cr *source.Crawl
+	for s := range chain(src) {
+		if c, ok := s.(*source.Crawl); ok {
+			cr = c
+		}
+	}
+	stopProgress := crawlProgress(a, cr)
+	defer stopProgress()
 	w := bufio.NewWriterSize(a.stdout, flushSize)
 	var buf []byte
 	n := 0
@@ -159,14 +170,41 @@ func runCrawl(ctx context.Context, a *app, c *crawlFlags) error {
 	if err := w.Flush(); err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing output: %w", err)}
 	}
-	for cr := range chain(src) {
-		if cr, ok := cr.(*source.Crawl); ok {
-			for _, l := range crawlNote(cr.Stats()) {
-				fmt.Fprintln(a.stderr, l)
-			}
+	stopProgress()
+	if cr != nil {
+		for _, l := range crawlNote(cr.Stats()) {
+			fmt.Fprintln(a.stderr, l)
 		}
 	}
 	return nil
+}
+
+// crawlProgress shows, on a terminal, a line of the crawl's progress
+// (pages fetched, queued, a second) until the returned func is called.
+func crawlProgress(a *app, cr *source.Crawl) (stop func()) {
+	f, ok := a.stderr.(*os.File)
+	if cr == nil || !ok || !isTerminal(f) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var once sync.Once
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(f, "\r\033[K")
+				return
+			case <-t.C:
+				s := cr.Stats()
+				fmt.Fprintf(f, "\r\033[Kcrawl: %s fetched, %s queued, %s listed, %.0f pages/s", group(s.Fetched), group(s.Queued), group(s.Listed),
+					float64(s.Fetched)/time.Since(start).Seconds())
+			}
+		}
+	}()
+	return func() { once.Do(func() { close(done) }) }
 }
 
 // crawlNote words a crawl's counts for a summary.
@@ -180,6 +218,9 @@ func crawlNote(s source.CrawlStats) []string {
 			total += s.Reasons[r]
 		}
 		lines = append(lines, fmt.Sprintf("  left out: %s (%s)", countOf(total, "URL"), strings.Join(parts, ", ")))
+		for _, r := range slices.Sorted(maps.Keys(s.Examples)) {
+			lines = append(lines, fmt.Sprintf("    %s: %s", r, s.Examples[r]))
+		}
 	}
 	switch {
 	case s.ClientRendered > 0 && s.Rendered+s.RenderErrors == 0:

@@ -182,3 +182,33 @@ func TestCrawlCommandResume(t *testing.T) {
 		t.Errorf("resuming an ended crawl: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// TestGenerateCrawlLastmodContent: a crawl source works with a state and
+// --lastmod content: a page's lastmod moves when, and only when, its
+// content does. The crawl says who it is.
+func TestGenerateCrawlLastmodContent(t *testing.T) {
+	s := sitetest.New(t)
+	s.Page("/", `<html><body><main>home</main><a href="/a">a</a> <a href="/b">b</a></body></html>`)
+	s.Page("/a", `<html><body><main>first text</main></body></html>`)
+	s.Page("/b", `<html><body><main>b text</main></body></html>`)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	args := []string{"generate", "--base", s.URL + "/", "--out", out, "--state", filepath.Join(dir, "st.db"), "--lastmod", "content",
+		"--rate", "0", "--crawl-dir", filepath.Join(dir, "crawl"), "--crawl", s.URL + "/"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // 2026-01-01
+	genRun(t, "", args...).want(t, 0)
+	s.Page("/a", `<html><body><main>second text</main></body></html>`)
+	t.Setenv("SOURCE_DATE_EPOCH", "1768464000") // 2026-01-15T08:00:00Z
+	genRun(t, "", args...).want(t, 0)
+	got := lastmods(genPublished(t, out, "sitemap.xml"))
+	// The first run knew no date (none is invented); the second saw /a
+	// change, and nothing else.
+	if got[s.URL+"/a"] != "2026-01-15T08:00:00+00:00" || got[s.URL+"/b"] != "" || got[s.URL+"/"] != "" {
+		t.Errorf("lastmods %v: want /a's moved alone", got)
+	}
+	for _, ua := range s.UserAgents() {
+		if !strings.HasPrefix(ua, "sitemapkit/") || !strings.Contains(ua, "https://") {
+			t.Errorf("User-Agent %q does not name sitemapkit and a URL", ua)
+		}
+	}
+}
