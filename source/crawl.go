@@ -417,12 +417,7 @@ func (c *Crawl) visit(it crawlItem) bool {
 	resp, err := c.get(it.url)
 	e.Time = time.Since(start)
 	if err != nil {
-		if c.ctx.Err() != nil {
-			return false
-		}
-		e.Reason, e.Detail = "error", err.Error()
-		c.log(e)
-		return true
+		return c.failed(e, err)
 	}
 	defer resp.Body.Close()
 	e.Status = resp.StatusCode
@@ -474,23 +469,13 @@ func (c *Crawl) visit(it crawlItem) bool {
 			res.hasFP = err == nil
 		}
 		if err != nil {
-			if c.ctx.Err() != nil {
-				return false
-			}
-			e.Reason, e.Detail = "error", err.Error()
-			c.log(e)
-			return true
+			return c.failed(e, err)
 		}
 		body = bytes.NewReader(data)
 	}
 	h, err := parseHead(body, pageURL, headWant{images: true, links: true})
 	if err != nil {
-		if c.ctx.Err() != nil {
-			return false
-		}
-		e.Reason, e.Detail = "error", err.Error()
-		c.log(e)
-		return true
+		return c.failed(e, err)
 	}
 	if h.scripts > 0 && len(h.links) == 0 {
 		c.mu.Lock()
@@ -523,6 +508,18 @@ func (c *Crawl) visit(it crawlItem) bool {
 		res.u = sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images}
 		c.listResult(e, res)
 	}
+	return true
+}
+
+// failed decides the page of e, whose fetch or read failed with err: as an
+// error, logged; or, when the crawl stopped, not at all (false), for a
+// resume to visit it again.
+func (c *Crawl) failed(e CrawlEntry, err error) bool {
+	if c.ctx.Err() != nil {
+		return false
+	}
+	e.Reason, e.Detail = "error", err.Error()
+	c.log(e)
 	return true
 }
 
