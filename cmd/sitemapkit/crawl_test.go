@@ -2,11 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/internal/browsertest"
+	"github.com/sitemapkit/sitemapkit/internal/longtest"
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 )
@@ -211,4 +215,54 @@ func TestGenerateCrawlLastmodContent(t *testing.T) {
 			t.Errorf("User-Agent %q does not name sitemapkit and a URL", ua)
 		}
 	}
+}
+
+// TestCrawlMemory crawls a site of 100,000 pages (each linking to two
+// more, so that the frontier grows to tens of thousands and spills) with
+// politeness off, as the binary runs: its peak RSS stays within the
+// issue's 150 MiB, and it lists every page.
+func TestCrawlMemory(t *testing.T) {
+	longtest.Skip(t, "builds the command and crawls 100,000 pages")
+	const n = 100_000
+	bin := filepath.Join(t.TempDir(), "sitemapkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var i int
+		if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil && r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<html><head><title>page %d</title></head><body><main>page %d</main>`, i, i)
+		for _, c := range []int{2*i + 1, 2*i + 2} {
+			if c < n {
+				fmt.Fprintf(w, `<a href="/p/%d">%d</a> `, c, c)
+			}
+		}
+		fmt.Fprint(w, `<a href="https://elsewhere.example/x">out</a></body></html>`)
+	}))
+	defer srv.Close()
+	var out countingWriter
+	cmd := exec.Command(bin, "crawl", "--rate", "0", "--concurrency", "32", "--max-pages", fmt.Sprint(n+10), "--crawl-dir", t.TempDir(), srv.URL+"/p/0")
+	cmd.Stdout = &out
+	start := time.Now()
+	peak := peakRSS(t, cmd)
+	el := time.Since(start)
+	t.Logf("crawl of %d pages: %v (%.0f pages/s), peak RSS %.1f MiB", n, el.Round(time.Millisecond), n/el.Seconds(), float64(peak)/(1<<20))
+	if out.lines != n {
+		t.Errorf("%d pages listed, want %d", out.lines, n)
+	}
+	if peak > 150<<20 {
+		t.Errorf("peak RSS %.1f MiB, over 150 MiB", float64(peak)/(1<<20))
+	}
+}
+
+// countingWriter counts the lines written to it.
+type countingWriter struct{ lines int }
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.lines += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
 }

@@ -135,40 +135,8 @@ func TestStateMemory(t *testing.T) {
 	}
 	f.Close()
 	out := filepath.Join(work, "out")
-	// The child's peak is read from its own /proc/PID/status (VmHWM), not
-	// from rusage: a child's ru_maxrss starts from this process's RSS at
-	// the fork, which earlier tests of the package have grown.
-	gen := func() (hwm int64) {
-		cmd := exec.Command(bin, "generate", "-q", "--base", genBase, "--out", out, "--gzip", "--state", filepath.Join(work, "state.db"), in)
-		var msg bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &msg, &msg
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
-		for {
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("generate: %v\n%s", err, msg.String())
-				}
-				return hwm
-			case <-time.After(5 * time.Millisecond):
-			}
-			if b, err := os.ReadFile(status); err == nil {
-				for line := range strings.Lines(string(b)) {
-					if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-						v, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")), 10, 64)
-						hwm = max(hwm, v*1024)
-					}
-				}
-			}
-		}
-	}
-	if _, err := os.Stat("/proc/self/status"); err != nil {
-		t.Skip("no /proc to read a process's peak memory from")
+	gen := func() int64 {
+		return peakRSS(t, exec.Command(bin, "generate", "-q", "--base", genBase, "--out", out, "--gzip", "--state", filepath.Join(work, "state.db"), in))
 	}
 	gen()
 	before := fileStates(t, out)
@@ -229,5 +197,45 @@ func TestSubmitKilled(t *testing.T) {
 	}
 	if urls, _ := n.take(); len(urls) != 0 {
 		t.Errorf("a third submit sent %v", urls)
+	}
+}
+
+// peakRSS runs cmd to its end and returns its peak resident size, read
+// from its own /proc/PID/status (VmHWM) as it runs, not from rusage: a
+// child's ru_maxrss starts from this process's RSS at the fork, which
+// earlier tests of the package have grown. It fails t if cmd fails.
+func peakRSS(t *testing.T, cmd *exec.Cmd) (hwm int64) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc to read a process's peak memory from")
+	}
+	var msg bytes.Buffer
+	if cmd.Stdout == nil {
+		cmd.Stdout = &msg
+	}
+	cmd.Stderr = &msg
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", cmd.Args[1], err, msg.String())
+			}
+			return hwm
+		case <-time.After(5 * time.Millisecond):
+		}
+		if b, err := os.ReadFile(status); err == nil {
+			for line := range strings.Lines(string(b)) {
+				if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+					v, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")), 10, 64)
+					hwm = max(hwm, v*1024)
+				}
+			}
+		}
 	}
 }
