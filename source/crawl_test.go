@@ -85,6 +85,7 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 <a href="https://other.example/x">elsewhere</a> <a href="mailto:a@b.c">mail</a> <a href="javascript:void(0)">js</a>
 <a href="/nf/page.html" rel="nofollow">nofollow</a>
 <a href="/doc.pdf">pdf</a> <a href="/style.css">css</a> <a href="/js/">js</a>
+<a href="/busy.html">429 once</a> <a href="/loopy/a/">relative link gone wrong</a>
 <a href="/s/0/p3.html?b=2&a=1">order 1</a> <a href="/s/0/p3.html?a=1&b=2">order 2</a>
 <a href="/../s/0/./p4.html">dots</a> <a href=" /s/0/p6.html ">spaces</a>`)
 	page("/", "", home.String())
@@ -106,6 +107,13 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 	page("/js/", `<script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/js/a.html">a</a>' })</script>`, "")
 	list("/js/")
 	page("/js/a.html", "", "")
+	page("/busy.html", "", "")
+	list("/busy.html")
+	// A relative link gone wrong: /loopy/a/a/a/… until a segment repeats
+	// more than the cap.
+	for p := "/loopy/a/"; strings.Count(p, "/a") <= source.MaxCrawlSegmentRepeats; p += "a/" {
+		list(p)
+	}
 	page("/nf/page.html", "", "")
 	list("/nf/page.html")
 	page("/gz.html", "", "gzipped")
@@ -140,6 +148,7 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 		}
 		s.mu.Lock()
 		s.hits[p]++
+		hits := s.hits[p]
 		s.mu.Unlock()
 		switch {
 		case p == "/robots.txt":
@@ -156,6 +165,15 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 			return
 		case p == "/loop/b":
 			http.Redirect(w, req, "/loop/a", http.StatusFound)
+			return
+		case p == "/busy.html" && hits == 1:
+			// Busy the first time: come back at once.
+			w.Header().Set("Retry-After", "0")
+			http.Error(w, "busy", http.StatusTooManyRequests)
+			return
+		case strings.HasPrefix(p, "/loopy/"):
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><a href="a/">deeper</a></body></html>`)
 			return
 		case p == "/broken":
 			http.Error(w, "boom", http.StatusInternalServerError)
@@ -264,7 +282,7 @@ func TestCrawl(t *testing.T) {
 		"/loop/a": "redirect", "/loop/b": "redirect", "/private/secret.html": "robots",
 		"/missing": "error", "/broken": "error", "/huge.html": "error", "/slow.html": "error",
 		"/style.css": "not-html", "/s/0/p5.html": "noindex", "/s/0/p7.html": "noindex",
-		"/cal/2107/5": "trap", "/q?a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1&i=1": "trap",
+		"/cal/2107/5": "trap", "/q?a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1&i=1": "trap", "/loopy/a/a/a/a/": "trap",
 	} {
 		if got, ok := reasons[site.URL+path]; !ok || got != want {
 			t.Errorf("%s: logged %q (%v), want %q", path, got, ok, want)
@@ -278,9 +296,12 @@ func TestCrawl(t *testing.T) {
 	site.mu.Lock()
 	defer site.mu.Unlock()
 	for p, n := range site.hits {
-		if n > 1 && p != "/robots.txt" {
+		if n > 1 && p != "/robots.txt" && p != "/busy.html" {
 			t.Errorf("%s fetched %d times", p, n)
 		}
+	}
+	if site.hits["/busy.html"] != 2 {
+		t.Errorf("a page answering 429 with Retry-After was fetched %d times, want 2", site.hits["/busy.html"])
 	}
 	if site.hits["/private/secret.html"] != 0 {
 		t.Error("a page robots.txt disallows was fetched")
