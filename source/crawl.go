@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -318,8 +319,10 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 				return
 			}
 			defer f.Close()
-			j := New(io.LimitReader(f, previous), f.Name(), FormatJSONL)
-			for u, err := range j.All() {
+			sc := bufio.NewScanner(io.LimitReader(f, previous))
+			sc.Buffer(nil, MaxLineBytes)
+			for sc.Scan() {
+				r, err := readFound(sc.Bytes())
 				if err != nil {
 					return
 				}
@@ -327,7 +330,7 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 				c.stats.Resumed++
 				c.mu.Unlock()
 				select {
-				case c.results <- crawlResult{u: u}:
+				case c.results <- r:
 				case <-c.ctx.Done():
 					return
 				}
@@ -793,11 +796,10 @@ func (c *Crawl) list(e CrawlEntry, u sitemap.URL) { c.listResult(e, crawlResult{
 
 // listResult returns r, a page found to belong in the sitemap.
 func (c *Crawl) listResult(e CrawlEntry, r crawlResult) {
-	u := r.u
 	c.log(e)
 	c.mu.Lock()
 	// Recorded, for a resume to list it again.
-	c.foundBuf = AppendJSONL(c.foundBuf[:0], &u, "")
+	c.foundBuf = appendFound(c.foundBuf[:0], r)
 	if _, err := c.found.Write(c.foundBuf); err != nil && c.fail == nil {
 		c.fail = fmt.Errorf("crawl: %w", err)
 		c.cancel()
@@ -857,8 +859,8 @@ func (c *Crawl) Read() (sitemap.URL, error) {
 }
 
 // Fingerprint returns the fingerprint of the page Read last returned,
-// with CrawlOptions.Fingerprint; false without it, and for a page a
-// resumed crawl lists again from before its stop.
+// with CrawlOptions.Fingerprint (a page a resumed crawl lists again keeps
+// the one it had); false without it.
 func (c *Crawl) Fingerprint() (uint64, bool) { return c.fp, c.hasFP }
 
 // All returns every page; see Source.All.

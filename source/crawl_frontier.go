@@ -10,8 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
 // A crawl keeps in memory what a page's visit needs and a bounded part of
@@ -165,6 +168,40 @@ func (s *crawlSeen) hash(key string) uint64 {
 	d.WriteString(s.salt)
 	d.WriteString(key)
 	return d.Sum64()
+}
+
+// appendFound appends r to b as found.jsonl records a page listed: the
+// JSONL generate reads, with the page's fingerprint as "fp" (hex), so
+// that a resumed crawl gives it back as it was.
+func appendFound(b []byte, r crawlResult) []byte {
+	b = AppendJSONL(b, &r.u, "")
+	if !r.hasFP {
+		return b
+	}
+	b = b[:len(b)-2] // "}\n"
+	b = append(b, `,"fp":"`...)
+	b = strconv.AppendUint(b, r.fp, 16)
+	return append(b, "\"}\n"...)
+}
+
+// readFound reads a line appendFound wrote.
+func readFound(line []byte) (crawlResult, error) {
+	var rec struct {
+		sitemap.URL
+		FP string `json:"fp"`
+	}
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return crawlResult{}, err
+	}
+	r := crawlResult{u: rec.URL}
+	if rec.FP != "" {
+		fp, err := strconv.ParseUint(rec.FP, 16, 64)
+		if err != nil {
+			return crawlResult{}, err
+		}
+		r.fp, r.hasFP = fp, true
+	}
+	return r, nil
 }
 
 // checkpoint is what a stopped crawl leaves for a resume.

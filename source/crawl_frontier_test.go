@@ -3,7 +3,10 @@ package source
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"testing"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
 // TestFrontierSpills: past its bound in memory, the frontier spills to its
@@ -46,5 +49,21 @@ func TestFrontierSpills(t *testing.T) {
 	rest, err := q.drain()
 	if err != nil || len(rest) != 15 || rest[0].url != fmt.Sprint("u", want) || rest[14].url != "u34" {
 		t.Fatalf("drain: %d items, %v", len(rest), err)
+	}
+}
+
+// TestFoundRoundTrip: a page recorded for a resume comes back as it was,
+// its fingerprint included.
+func TestFoundRoundTrip(t *testing.T) {
+	for _, r := range []crawlResult{
+		{u: sitemap.URL{Loc: "https://x.example/a", Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "https://x.example/de/a"}},
+			Images: []sitemap.Image{{Loc: "https://x.example/i.png"}}}, fp: 0xdeadbeefcafe, hasFP: true},
+		{u: sitemap.URL{Loc: "https://x.example/b"}},
+	} {
+		line := appendFound(nil, r)
+		got, err := readFound(line[:len(line)-1])
+		if err != nil || !reflect.DeepEqual(got, r) {
+			t.Errorf("%s came back as %+v, %v; want %+v", line, got, err, r)
+		}
 	}
 }
