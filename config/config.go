@@ -333,6 +333,9 @@ type Source struct {
 	// MaxDepth (crawl) is how many links from a start a page may be.
 	// Default 32.
 	MaxDepth int `toml:"max_depth"`
+	// Budget (crawl) bounds the crawl's time, as a Go duration ("90m");
+	// past it the crawl stops, resumable. Default "1h".
+	Budget string `toml:"budget"`
 	// SkipNofollow (crawl) does not follow links marked rel="nofollow".
 	SkipNofollow bool `toml:"skip_nofollow"`
 	// Render (crawl) renders the pages whose links look written by their

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/source"
@@ -257,6 +258,13 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			MaxDepth: s.MaxDepth, Files: s.IncludeFiles, SkipNofollow: s.SkipNofollow, Dir: s.CrawlDir, Resume: s.Resume}
 		if o.Dir == "" {
 			o.Dir = DefaultCrawlDir(s.Paths)
+		}
+		if s.Budget != "" {
+			d, err := time.ParseDuration(s.Budget)
+			if err != nil {
+				return fail("budget: %v", err)
+			}
+			o.Budget = d
 		}
 		o.Fetch.UserAgent = c.UserAgent
 		if c.Lastmod == "content" {

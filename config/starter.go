@@ -223,6 +223,8 @@ encoding = "utf-8"
 # The most pages fetched, and links from a start to a page.
 # max_pages = 100000
 # max_depth = 100
+# Stop after this long (resumable with generate --resume).
+# budget = "1h"
 # Files other than HTML pages to list, by path pattern.
 # include_files = ["**/*.pdf"]
 # Do not follow links marked rel="nofollow".

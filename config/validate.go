@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/fingerprint"
 	"github.com/sitemapkit/sitemapkit/publish"
@@ -24,7 +25,7 @@ var sourceKeys = map[string][]string{
 	TypeSQL:     {"driver", "dsn", "dsn_env", "query", "loc"},
 	TypeLog:     {"paths", "keep_params"},
 	TypeSitemap: {"paths"},
-	TypeCrawl:   {"paths", "hosts", "concurrency", "rate", "max_pages", "max_depth", "include_files", "skip_nofollow", "render", "crawl_dir", "crawl_log"},
+	TypeCrawl:   {"paths", "hosts", "concurrency", "rate", "max_pages", "max_depth", "include_files", "skip_nofollow", "render", "budget", "crawl_dir", "crawl_log"},
 }
 
 var sourceTypes = []string{TypeFiles, TypeDir, TypeSQL, TypeLog, TypeSitemap, TypeCrawl}
@@ -267,6 +268,9 @@ func (v *validator) source(path []string, s *Source) {
 		}
 		if s.Rate != nil && *s.Rate < 0 {
 			v.errorf(at(path, "rate"), "rate %v is negative: requests a second, 0 for no limit", *s.Rate)
+		}
+		if d, err := time.ParseDuration(s.Budget); s.Budget != "" && (err != nil || d <= 0) {
+			v.errorf(at(path, "budget"), "budget %q is not a duration such as \"90m\"", s.Budget)
 		}
 		if s.MaxPages < 0 || s.MaxDepth < 0 {
 			v.errorf(at(path, "max_pages"), "max_pages and max_depth must not be negative")

@@ -35,6 +35,7 @@ type crawlFlags struct {
 	log          string
 	dir          string
 	resume       bool
+	budget       time.Duration
 }
 
 func (c *crawlFlags) register(f *pflag.FlagSet) {
@@ -48,6 +49,7 @@ func (c *crawlFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&c.render, "render", false, "crawl: render the pages whose links look written by their scripts in headless Chromium (Debian's chromium)")
 	f.StringVar(&c.log, "crawl-log", "", "crawl: write every URL met to `FILE` as JSON Lines: status, depth, where it was found, why it was left out")
 	f.StringVar(&c.dir, "crawl-dir", "", "crawl: keep the frontier past 10,000 URLs, the pages listed and, when stopped, what --resume needs in `DIR`\n(default .sitemapkit/crawl-XXXXXXXX, named by the start URLs)")
+	f.DurationVar(&c.budget, "crawl-budget", source.DefaultCrawlBudget, "crawl: stop after this `DURATION` (resumable with --resume)")
 	f.BoolVar(&c.resume, "resume", false, "crawl: carry on the crawl stopped (Ctrl-C, its time budget) in --crawl-dir, listing what it had found")
 }
 
@@ -55,7 +57,7 @@ func (c *crawlFlags) register(f *pflag.FlagSet) {
 func (c *crawlFlags) source() config.Source {
 	s := config.Source{Type: config.TypeCrawl, Paths: c.starts, Hosts: c.hosts, Concurrency: c.concurrency,
 		MaxPages: c.maxPages, MaxDepth: c.maxDepth, SkipNofollow: c.skipNofollow, Render: c.render, CrawlLog: c.log,
-		CrawlDir: c.dir, Resume: c.resume}
+		CrawlDir: c.dir, Resume: c.resume, Budget: c.budget.String()}
 	if s.CrawlDir == "" {
 		s.CrawlDir = config.DefaultCrawlDir(c.starts)
 	}
@@ -84,7 +86,7 @@ images come with it.
 Polite: robots.txt is obeyed for sitemapkit's User-Agent (an unreachable
 one disallows everything), --rate requests a second per host at most, 429
 and 503 answers are retried after their Retry-After, and the crawl stops at
---max-pages, --max-depth and a time budget of an hour. Scope: the start's
+--max-pages, --max-depth and --crawl-budget (an hour). Scope: the start's
 scheme, host and folder (the sitemap scope rule), and --crawl-host hosts;
 every URL fetched, each redirect hop and canonical target included, is
 checked against scope and robots.txt first. Traps are capped: more than 8

@@ -185,6 +185,17 @@ func TestCrawlCommandResume(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "no stopped crawl to resume") {
 		t.Errorf("resuming an ended crawl: exit %d, %s", r.code, r.stderr)
 	}
+
+	// The time budget stops it the same way.
+	r = genRun(t, "", append(args, "--crawl-budget", "100ms")...)
+	if r.code == 0 || !strings.Contains(r.stderr, "stopped at its time budget (100ms); resume it with --resume") {
+		t.Errorf("past its budget: exit %d, %s", r.code, r.stderr)
+	}
+	r = genRun(t, "", append(args, "--resume")...)
+	r.want(t, 0)
+	if n := strings.Count(r.stdout, "\n"); n != 41 {
+		t.Errorf("the crawl resumed after its budget printed %d pages, want all 41", n)
+	}
 }
 
 // TestGenerateCrawlLastmodContent: a crawl source works with a state and
