@@ -2,7 +2,7 @@ package main
 
 import (
 	"bufio"
-	"cmp"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -100,10 +100,11 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	out := bufio.NewWriterSize(a.stdout, flushSize)
 	w := out
 	var spool *os.File
-	csvInfo := &csvCollector{hreflangs: map[string]bool{}}
+	csvInfo := &csvCollector{hreflangs: map[string]bool{}, withSource: !o.noSource}
+	defer csvInfo.close()
 	if o.format == "csv" {
 		// The header depends on every entry (image and hreflang columns):
-		// entries are spooled to a file, then written as CSV.
+		// rows are spooled to a file, then written out (csvCollector).
 		f, err := os.CreateTemp("", "sitemapkit-read-*.spool")
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
@@ -192,7 +193,10 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 			buf = append(buf, u.Loc...)
 			buf = append(buf, '\n')
 		case "csv":
-			buf = csvInfo.spool(buf, &u, doc)
+			var err error
+			if buf, err = csvInfo.spool(buf, &u, doc); err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
 		default:
 			buf = source.AppendJSONL(buf, &u, doc)
 		}
@@ -209,7 +213,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		if err := w.Flush(); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		if err := csvInfo.write(out, spool, !o.noSource); err != nil {
+		if err := csvInfo.write(out, spool); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
 		if n := csvInfo.dropped; n > 0 {
@@ -258,35 +262,65 @@ func notRead(se *source.SitemapError) bool {
 	return false
 }
 
-// csvCollector learns the CSV columns while entries are spooled: the
-// header depends on every entry (image and hreflang columns), so entries
-// go to a file first, each field already escaped for CSV, and come back as
-// rows laid out once the columns are known: the second pass copies bytes.
+// csvCollector writes CSV while the columns are learnt: the header depends
+// on every entry (an image column per image, one per hreflang), so rows
+// go to a spool file first, already as CSV, in the columns every row has
+// (loc, lastmod, changefreq, priority, sitemap), and the images and
+// alternates of the few entries that carry them to a second file, by row.
+// Without any, the spool is the output as it is, copied out after the
+// header: CSV costs what JSONL does. With some, each row is written out
+// followed by its columns of them.
 type csvCollector struct {
-	maxImages int
-	hreflangs map[string]bool
-	order     []string
-	dropped   int
-	docs      [][]byte // the documents' names, escaped, by number
-	lastDoc   string
-	tmp       []byte
+	withSource bool
+	maxImages  int
+	hreflangs  map[string]bool
+	order      []string
+	dropped    int
+	rows       int
+	extras     *os.File // the images and alternates, by row; nil: none met
+	xw         *bufio.Writer
+	tmp        []byte
+	row        []string
 }
 
-// spool appends u, with the document doc, to b for write: the four fixed
-// fields as one escaped run, then the images, the alternates (hreflang as
-// it is, href escaped) and the document's number. A string is its length
-// (uvarint) and bytes; a list is its length, then its strings.
-func (c *csvCollector) spool(b []byte, u *sitemap.URL, doc string) []byte {
+// spool appends u's row, with the document doc, to b, and records its
+// images and alternates, if any.
+func (c *csvCollector) spool(b []byte, u *sitemap.URL, doc string) ([]byte, error) {
 	if len(u.Videos) > 0 || u.News != nil {
 		c.dropped++
 	}
+	c.row = append(c.row[:0], u.Loc, u.LastMod, u.ChangeFreq, u.Priority)
+	if c.withSource {
+		c.row = append(c.row, doc)
+	}
+	b = appendCSVRow(b, c.row)
+	if len(u.Images)+len(u.Alternates) > 0 {
+		if err := c.spoolExtras(u); err != nil {
+			return b, err
+		}
+	}
+	c.rows++
+	return b, nil
+}
+
+// spoolExtras records u's images and alternates for row c.rows: the row
+// number, then each list as its length and strings, an image's loc and an
+// alternate's href escaped for CSV, an hreflang as it is (a string is its
+// length, uvarint, and bytes).
+func (c *csvCollector) spoolExtras(u *sitemap.URL) error {
+	if c.extras == nil {
+		f, err := os.CreateTemp("", "sitemapkit-read-*.extras")
+		if err != nil {
+			return err
+		}
+		c.extras, c.xw = f, bufio.NewWriterSize(f, 64<<10)
+	}
 	c.maxImages = max(c.maxImages, len(u.Images))
 	str := func(b, s []byte) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) }
-	c.tmp = appendCSVRow(c.tmp[:0], []string{u.Loc, u.LastMod, u.ChangeFreq, u.Priority})
-	b = str(b, c.tmp[:len(c.tmp)-1])
+	b := binary.AppendUvarint(c.tmp[:0], uint64(c.rows))
 	b = binary.AppendUvarint(b, uint64(len(u.Images)))
 	for i := range u.Images {
-		b = str(b, appendCSVField(c.tmp[:0], u.Images[i].Loc))
+		b = str(b, appendCSVField(nil, u.Images[i].Loc))
 	}
 	b = binary.AppendUvarint(b, uint64(len(u.Alternates)))
 	for i := range u.Alternates {
@@ -296,15 +330,22 @@ func (c *csvCollector) spool(b []byte, u *sitemap.URL, doc string) []byte {
 			c.order = append(c.order, a.Hreflang)
 		}
 		b = str(b, []byte(a.Hreflang))
-		b = str(b, appendCSVField(c.tmp[:0], a.Href))
+		b = str(b, appendCSVField(nil, a.Href))
 	}
-	if len(c.docs) == 0 || doc != c.lastDoc {
-		c.docs, c.lastDoc = append(c.docs, appendCSVField(nil, doc)), doc
-	}
-	return binary.AppendUvarint(b, uint64(len(c.docs)-1))
+	c.tmp = b
+	_, err := c.xw.Write(b)
+	return err
 }
 
-// spoolReader reads back what spool wrote.
+// close removes the extras file.
+func (c *csvCollector) close() {
+	if c.extras != nil {
+		c.extras.Close()
+		os.Remove(c.extras.Name())
+	}
+}
+
+// spoolReader reads back what spoolExtras wrote.
 type spoolReader struct {
 	r   *bufio.Reader
 	buf []byte
@@ -336,13 +377,15 @@ func (s *spoolReader) bytes() []byte {
 	return s.buf
 }
 
-// write turns the spooled entries into CSV with generate's columns, as
-// encoding/csv writes them.
-func (c *csvCollector) write(out io.Writer, spool *os.File, withSource bool) error {
+// write writes the header, then the spooled rows.
+func (c *csvCollector) write(out io.Writer, spool *os.File) error {
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
 	header := []string{"loc", "lastmod", "changefreq", "priority"}
+	if c.withSource {
+		header = append(header, "sitemap")
+	}
 	for range c.maxImages {
 		header = append(header, "image")
 	}
@@ -351,43 +394,52 @@ func (c *csvCollector) write(out io.Writer, spool *os.File, withSource bool) err
 		col[h] = i
 		header = append(header, "alternate:"+h)
 	}
-	if withSource {
-		header = append(header, "sitemap")
+	if _, err := out.Write(appendCSVRow(nil, header)); err != nil {
+		return err
 	}
-	b := appendCSVRow(nil, header)
+	if c.extras == nil {
+		// Every row is complete as spooled.
+		_, err := io.Copy(out, spool)
+		return err
+	}
+	if err := c.xw.Flush(); err != nil {
+		return err
+	}
+	if _, err := c.extras.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	xr := &spoolReader{r: bufio.NewReaderSize(c.extras, 64<<10)}
+	next := xr.count() // the row of the next extras record
+	rows := bufio.NewReaderSize(spool, 1<<20)
+	images := make([][]byte, c.maxImages)
 	alts := make([][]byte, len(c.order))
-	sr := &spoolReader{r: bufio.NewReaderSize(spool, 1<<20)}
-	for {
-		if _, err := sr.r.Peek(1); err == io.EOF {
-			break
+	var b []byte
+	for i := 0; i < c.rows; i++ {
+		row, err := csvRecord(rows)
+		if err != nil {
+			return fmt.Errorf("spooled row %d: %w", i+1, err)
 		}
-		b = append(b, sr.bytes()...)
-		n := sr.count()
-		for i := range c.maxImages {
-			b = append(b, ',')
-			if i < n {
-				b = append(b, sr.bytes()...)
-			}
-		}
+		b = append(b, row[:len(row)-1]...) // its line end comes after the extras
+		clear(images)
 		clear(alts)
-		for range sr.count() {
-			i, ok := col[string(sr.bytes())]
-			href := sr.bytes()
-			if ok && alts[i] == nil {
-				alts[i] = append([]byte(nil), href...)
+		if xr.err == nil && next == i {
+			for k := range xr.count() {
+				images[k] = append(images[k][:0], xr.bytes()...)
 			}
+			for range xr.count() {
+				k, ok := col[string(xr.bytes())]
+				href := xr.bytes()
+				if ok && alts[k] == nil {
+					alts[k] = append([]byte(nil), href...)
+				}
+			}
+			next = xr.count()
 		}
-		for _, a := range alts {
-			b = append(b, ',')
-			b = append(b, a...)
+		for _, v := range images {
+			b = append(append(b, ','), v...)
 		}
-		doc := sr.count()
-		if sr.err != nil || doc >= len(c.docs) {
-			return fmt.Errorf("spooled entry: %v", cmp.Or(sr.err, errors.New("bad document number")))
-		}
-		if withSource {
-			b = append(b, ',')
-			b = append(b, c.docs[doc]...)
+		for _, v := range alts {
+			b = append(append(b, ','), v...)
 		}
 		b = append(b, '\n')
 		if len(b) >= flushSize {
@@ -397,8 +449,23 @@ func (c *csvCollector) write(out io.Writer, spool *os.File, withSource bool) err
 			b = b[:0]
 		}
 	}
+	if xr.err != nil && xr.err != io.EOF {
+		return fmt.Errorf("spooled images and alternates: %w", xr.err)
+	}
 	_, err := out.Write(b)
 	return err
+}
+
+// csvRecord reads one record appendCSVRow wrote, its line end included: a
+// line end inside quotes (a field with a newline) does not end it.
+func csvRecord(r *bufio.Reader) ([]byte, error) {
+	line, err := r.ReadBytes('\n')
+	for err == nil && bytes.Count(line, []byte{'"'})%2 == 1 {
+		var more []byte
+		more, err = r.ReadBytes('\n')
+		line = append(line, more...)
+	}
+	return line, err
 }
 
 // appendCSVRow appends fields as a CSV record, as encoding/csv's Writer

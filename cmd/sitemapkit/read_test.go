@@ -130,14 +130,14 @@ func TestReadCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHeader := []string{"loc", "lastmod", "changefreq", "priority", "image", "image", "alternate:de", "alternate:x-default", "alternate:fr", "sitemap"}
+	wantHeader := []string{"loc", "lastmod", "changefreq", "priority", "sitemap", "image", "image", "alternate:de", "alternate:x-default", "alternate:fr"}
 	if !reflect.DeepEqual(rows[0], wantHeader) {
 		t.Fatalf("header %q, want %q", rows[0], wantHeader)
 	}
 	want := [][]string{
-		{`https://www.example.com/p?a=1&b="x"`, "2024-05-01T10:00:00+02:00", "weekly", "0.8", "https://www.example.com/1.jpg", "https://www.example.com/2.jpg", "https://www.example.com/de/p", "https://www.example.com/p", "", p},
-		{vbase + "plain", "2024-05-01", "", "", "", "", "", "", "", p},
-		{"https://www.example.com/fr", "", "", "", "", "", "", "", "https://www.example.com/fr", p},
+		{`https://www.example.com/p?a=1&b="x"`, "2024-05-01T10:00:00+02:00", "weekly", "0.8", p, "https://www.example.com/1.jpg", "https://www.example.com/2.jpg", "https://www.example.com/de/p", "https://www.example.com/p", ""},
+		{vbase + "plain", "2024-05-01", "", "", p, "", "", "", "", ""},
+		{"https://www.example.com/fr", "", "", "", p, "", "", "", "", "https://www.example.com/fr"},
 	}
 	if !reflect.DeepEqual(rows[1:], want) {
 		t.Errorf("rows\n%q\nwant\n%q", rows[1:], want)
@@ -236,6 +236,23 @@ func TestCSVRow(t *testing.T) {
 		back, err := csv.NewReader(strings.NewReader(string(appendCSVRow(nil, row)))).Read()
 		if err != nil || !slices.Equal(back, row) {
 			t.Errorf("read back %q, %v; want %q", back, err, row)
+		}
+	}
+}
+
+// TestCSVRecord: a spooled row is read back whole, a quoted line end in a
+// field included.
+func TestCSVRecord(t *testing.T) {
+	var b []byte
+	rows := [][]string{{"a", "b"}, {"x\ny", `q"\n"`, "z"}, {"", "last"}}
+	for _, r := range rows {
+		b = appendCSVRow(b, r)
+	}
+	r := bufio.NewReader(bytes.NewReader(b))
+	for _, want := range rows {
+		got, err := csvRecord(r)
+		if err != nil || string(got) != string(appendCSVRow(nil, want)) {
+			t.Errorf("csvRecord = %q, %v; want the row %q", got, err, want)
 		}
 	}
 }
