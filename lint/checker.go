@@ -128,7 +128,8 @@ func (c *Checker) report(d Diagnostic) {
 	}
 }
 
-// hash must be called with c.mu held (the seed is made on first use).
+// hash makes the seed on first use, with c.mu held; checkDocument calls
+// it so before any of the document's URLs is hashed without the lock.
 func (c *Checker) hash(s string) uint64 {
 	if !c.seeded {
 		c.seed = maphash.MakeSeed()
@@ -172,8 +173,11 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	c.mu.Lock()
 	d.fileID = uint32(len(c.files))
 	c.files = append(c.files, name)
+	// Seeded under the lock, before any document hashes: URLs are hashed
+	// outside it (checkURL).
+	h := c.hash(publicURL)
 	if publicURL != "" {
-		d.publicHash = c.hash(publicURL)
+		d.publicHash = h
 	}
 	if n := len(c.spare); n > 0 {
 		d.local, c.spare = c.spare[n-1], c.spare[:n-1]
@@ -216,6 +220,8 @@ type docCheck struct {
 	publicHash uint64
 	local      *hashSet            // this document's locs, for duplicates within it
 	blocked    func(string) string // see checkDocument
+	pending    []pendingURL        // see flushPending
+	links      []link              // hreflang links, to add to the set's
 	year       string              // see checkFuture
 	news       int
 	fatal      bool                 // reading stopped at damage
@@ -495,22 +501,24 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 		}
 	}
 
-	d.c.mu.Lock()
 	h := d.c.hash(u.Loc)
-	newInFile := d.local.add(h)
+	for _, a := range u.Alternates {
+		d.links = append(d.links, link{from: h, to: d.c.hash(a.Href), file: d.fileID, line: uint32(pos.Line)})
+	}
 	// A feed (RSS, Atom) beside the sitemaps lists their latest URLs
 	// again, as Google asks: the set's duplicates are its sitemaps'.
 	feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom
-	newInSet := newInFile && (feed || d.c.urls.add(h))
-	for _, a := range u.Alternates {
-		d.c.links = append(d.c.links, link{from: h, to: d.c.hash(a.Href), file: d.fileID, line: uint32(pos.Line)})
-	}
-	d.c.mu.Unlock()
 	switch {
-	case !newInFile:
+	case !d.local.add(h):
 		d.add(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
-	case !newInSet:
-		d.add(DuplicateURL, d.fieldPos("loc", 0), "URL already listed in another sitemap of this set: "+u.Loc)
+	case !feed:
+		// Whether another sitemap listed it is asked of the set a batch
+		// at a time: one lock, and lookups that overlap, not one of each
+		// a URL.
+		d.pending = append(d.pending, pendingURL{h: h, pos: d.fieldPos("loc", 0), loc: u.Loc})
+		if len(d.pending) == setBatch {
+			d.flushPending()
+		}
 	}
 
 	if u.ChangeFreq != "" {
@@ -590,8 +598,39 @@ func (d *docCheck) checkAlternates(u *sitemap.URL, pos sitemap.Position) {
 	}
 }
 
+// setBatch is how many URLs of a document are added to the set at once.
+const setBatch = 512
+
+// A pendingURL is a URL new in its document, not yet added to the set.
+type pendingURL struct {
+	h   uint64
+	pos sitemap.Position
+	loc string
+}
+
+// flushPending adds the pending URLs and links to the set, and reports
+// those another sitemap listed.
+func (d *docCheck) flushPending() {
+	d.c.mu.Lock()
+	k := 0
+	for _, p := range d.pending {
+		if !d.c.urls.add(p.h) {
+			d.pending[k] = p
+			k++
+		}
+	}
+	d.c.links = append(d.c.links, d.links...)
+	d.c.mu.Unlock()
+	for _, p := range d.pending[:k] {
+		d.add(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
+	}
+	clear(d.pending)
+	d.pending, d.links = d.pending[:0], d.links[:0]
+}
+
 // finish reports the per-document findings that need the whole document.
 func (d *docCheck) finish() {
+	d.flushPending()
 	if d.res.Bytes > sitemap.MaxBytes && !d.tooLarge {
 		d.add(FileTooLarge, sitemap.Position{}, fmt.Sprintf("%d bytes uncompressed, more than the %d allowed", d.res.Bytes, sitemap.MaxBytes))
 	}
