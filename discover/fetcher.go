@@ -31,10 +31,11 @@ type Fetcher struct {
 }
 
 type robotsEntry struct {
-	once sync.Once
-	r    *robots.Robots
-	why  string // why everything is disallowed, when it is
-	err  error
+	once      sync.Once
+	cancelled bool // its fetch was given up: not kept for the next URL
+	r         *robots.Robots
+	why       string // why everything is disallowed, when it is
+	err       error
 	// ignored and ignoredLines measure what followed the first
 	// robots.MaxBytes of a truncated robots.txt.
 	ignored      int64
@@ -73,6 +74,7 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 		ru := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
 		resp, err := f.client.Get(ctx, ru.String())
 		if err != nil {
+			e.cancelled = ctx.Err() != nil
 			// RFC 9309 §2.3.1.4: unreachable means complete disallow.
 			e.r, e.err = robots.DisallowAll(), err
 			e.why = fmt.Sprintf("robots.txt unreachable (%v): crawlers assume everything is disallowed", err)
@@ -87,6 +89,7 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 		default:
 			data, err := io.ReadAll(io.LimitReader(resp.Body, robots.MaxBytes+1))
 			if err != nil && len(data) == 0 {
+				e.cancelled = ctx.Err() != nil
 				e.r, e.err = robots.DisallowAll(), err
 				e.why = fmt.Sprintf("robots.txt could not be read (%v): crawlers assume everything is disallowed", err)
 				return
@@ -102,6 +105,14 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 			}
 		}
 	})
+	if e.cancelled {
+		// A walk stopped while the file loaded says nothing of the site.
+		f.mu.Lock()
+		if f.robots[key] == e {
+			delete(f.robots, key)
+		}
+		f.mu.Unlock()
+	}
 	return e
 }
 
