@@ -290,7 +290,12 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			o := o
 			var flush func() error
 			if logPath != "" {
-				f, err := os.Create(logPath)
+				// A resumed crawl's log goes on after the stopped one's.
+				mode := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+				if o.Resume {
+					mode = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+				}
+				f, err := os.OpenFile(logPath, mode, 0o644)
 				if err != nil {
 					return nil, nil, fmt.Errorf("crawl log: %w", err)
 				}

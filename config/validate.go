@@ -51,6 +51,14 @@ func (c *Config) ValidateSubmit() error {
 	return errors.Join(v.errs...)
 }
 
+// Validate checks s alone, as Validate checks each source of a Config.
+func (s *Source) Validate() error {
+	v := &validator{}
+	v.source(nil, s)
+	sortErrors(v.errs)
+	return errors.Join(v.errs...)
+}
+
 type validator struct {
 	origin *origin
 	errs   []error

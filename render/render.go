@@ -10,9 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -86,16 +89,23 @@ func (c *Chromium) start() {
 }
 
 // Render loads url in a tab and returns the document as its scripts left
-// it, serialised as HTML.
-func (c *Chromium) Render(ctx context.Context, url string) ([]byte, error) {
+// it, serialised as HTML, and the URL the page's scripts navigated to ("",
+// when they did not: a script's redirect).
+//
+// Every request the page makes goes through allow first, which may wait
+// (a rate) and says whether it is made: document is true for the page's
+// own navigations. Images, fonts and media are never requested: what a
+// crawl reads from a page needs none of them. A request to a scheme other
+// than http, https, data or blob is refused.
+func (c *Chromium) Render(ctx context.Context, url string, allow func(ctx context.Context, url string, document bool) bool) ([]byte, string, error) {
 	c.once.Do(c.start)
 	if c.err != nil {
-		return nil, c.err
+		return nil, "", c.err
 	}
 	select {
 	case c.tabs <- struct{}{}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, "", ctx.Err()
 	}
 	defer func() { <-c.tabs }()
 	tab, cancelTab := chromedp.NewContext(c.browser)
@@ -105,18 +115,79 @@ func (c *Chromium) Render(ctx context.Context, url string) ([]byte, error) {
 		timeout = DefaultTimeout
 	}
 	tctx, cancel := context.WithTimeout(tab, timeout)
-	defer cancel()
 	// The crawl's own context ends the rendering too.
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
+
+	var (
+		mu       sync.Mutex
+		loaded   bool   // the page's own document was asked for
+		moved    string // where its scripts navigated to
+		over     bool   // the tab is done: no more requests answered
+		requests sync.WaitGroup
+	)
+	defer func() {
+		cancel() // first: the requests waiting give up
+		mu.Lock()
+		over = true
+		mu.Unlock()
+		requests.Wait()
+	}()
+	err := chromedp.Listen(tctx, func(ev any) {
+		e, ok := ev.(*fetch.EventRequestPaused)
+		if !ok {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if over {
+			return
+		}
+		requests.Add(1)
+		go func() { // allow may wait; the listener must not
+			defer requests.Done()
+			ok := false
+			switch scheme, _, _ := strings.Cut(e.Request.URL, ":"); {
+			case e.ResourceType == network.ResourceTypeImage, e.ResourceType == network.ResourceTypeMedia, e.ResourceType == network.ResourceTypeFont:
+			case scheme == "data" || scheme == "blob":
+				ok = true
+			case scheme != "http" && scheme != "https":
+			default:
+				doc := e.ResourceType == network.ResourceTypeDocument && string(e.FrameID) == string(chromedp.FromContext(tctx).Target.TargetID)
+				mu.Lock()
+				if doc && loaded && moved == "" {
+					moved = e.Request.URL
+				}
+				first := doc && !loaded
+				loaded = loaded || doc
+				mu.Unlock()
+				ok = first || allow(tctx, e.Request.URL, doc)
+			}
+			if ok {
+				chromedp.Call(tctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
+			} else {
+				chromedp.Call(tctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+			}
+		}()
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("render %s: %w", url, err)
+	}
+	// The page's own document was fetched by the crawl already, and
+	// allowed: its request is not asked of allow again.
+	if _, err := chromedp.Call(tctx, fetch.Enable, fetch.EnableParams{}); err != nil {
+		return nil, "", fmt.Errorf("render %s: %w", url, err)
+	}
 	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
-		return nil, fmt.Errorf("render %s: %w", url, err)
+		return nil, "", fmt.Errorf("render %s: %w", url, err)
 	}
 	html, err := chromedp.Run(tctx, chromedp.OuterHTML("html"))
 	if err != nil {
-		return nil, fmt.Errorf("render %s: %w", url, err)
+		return nil, "", fmt.Errorf("render %s: %w", url, err)
 	}
-	return []byte(html), nil
+	mu.Lock()
+	defer mu.Unlock()
+	return []byte(html), moved, nil
 }
 
 // Close stops the browser.

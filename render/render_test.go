@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,14 +29,75 @@ func TestChromium(t *testing.T) {
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	html, err := c.Render(ctx, srv.URL+"/")
+	html, moved, err := c.Render(ctx, srv.URL+"/", func(context.Context, string, bool) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(html), `<a href="/written">`) {
 		t.Errorf("rendered:\n%s", html)
 	}
-	if _, err := (&Chromium{ExecPath: "/nonexistent/chromium"}).Render(ctx, srv.URL); err == nil {
+	if moved != "" {
+		t.Errorf("the page moved to %s", moved)
+	}
+	if _, _, err := (&Chromium{ExecPath: "/nonexistent/chromium"}).Render(ctx, srv.URL, nil); err == nil {
 		t.Error("a missing browser rendered")
+	}
+}
+
+// TestChromiumAllow: every request of the page is asked of allow first,
+// and made only when allowed; images are not requested at all; a script's
+// navigation is returned as where the page moved.
+func TestChromiumAllow(t *testing.T) {
+	browsertest.Need(t)
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/ok.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			w.Write([]byte(`document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML += '<a href="/from-ok">ok</a>' })`))
+		case "/no.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			w.Write([]byte(`document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML += '<a href="/from-no">no</a>' })`))
+		case "/move":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><head><script>location.replace("/no/elsewhere")</script></head><body></body></html>`))
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><head><script src="/ok.js"></script><script src="/no.js"></script></head><body><img src="/img.png"></body></html>`))
+		}
+	}))
+	defer srv.Close()
+	c := &Chromium{Timeout: 20 * time.Second}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	var asked []string
+	allow := func(_ context.Context, u string, doc bool) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, strings.TrimPrefix(u, srv.URL))
+		return !strings.Contains(u, "/no")
+	}
+	html, moved, err := c.Render(ctx, srv.URL+"/", allow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), `href="/from-ok"`) || strings.Contains(string(html), `href="/from-no"`) || moved != "" {
+		t.Errorf("rendered (moved %q):\n%s", moved, html)
+	}
+	if _, moved, err = c.Render(ctx, srv.URL+"/move", allow); err != nil || moved != srv.URL+"/no/elsewhere" {
+		t.Errorf("a page whose script navigates: moved %q, %v", moved, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits["/no.js"] != 0 || hits["/no/elsewhere"] != 0 || hits["/img.png"] != 0 || hits["/ok.js"] != 1 {
+		t.Errorf("requests made: %v (asked %v)", hits, asked)
+	}
+	if !slices.Contains(asked, "/no.js") || slices.Contains(asked, "/img.png") {
+		t.Errorf("asked of allow: %v", asked)
 	}
 }

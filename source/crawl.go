@@ -93,9 +93,14 @@ type CrawlOptions struct {
 }
 
 // A Renderer renders a page as a browser does, running its scripts, and
-// returns the document they leave (package render's Chromium).
+// returns the document they leave and, when they navigate away, the URL
+// they go to (package render's Chromium). It asks allow of every request
+// the page makes (its scripts, their fetches; document is true for a
+// navigation of the page) and makes only those allowed: allow checks the
+// request against robots.txt, a navigation against the crawl's scope,
+// and waits for the host's rate.
 type Renderer interface {
-	Render(ctx context.Context, url string) ([]byte, error)
+	Render(ctx context.Context, url string, allow func(ctx context.Context, url string, document bool) bool) (doc []byte, moved string, err error)
 }
 
 // Defaults of CrawlOptions.
@@ -126,6 +131,14 @@ const (
 	// (/calendar/2024/05?view=day is /calendar/0/0?view). URLs of a shape
 	// found on pages of another (a catalogue's products) are not counted.
 	MaxCrawlPerPattern = 1000
+	// MaxCrawlHops is how many redirects and canonicals in a row the
+	// crawl follows (a chain of redirects to ever new URLs, a canonical
+	// that names the next page's).
+	MaxCrawlHops = 10
+	// MaxCrawlLinks is how many links of one page are followed: past
+	// it a page is a list without end, and its links would hold memory
+	// the crawl must keep flat.
+	MaxCrawlLinks = 5000
 )
 
 // WithDefaults returns o with each zero field set to its default.
@@ -176,8 +189,8 @@ type CrawlStats struct {
 	Fetched int            // requests answered
 	Listed  int            // URLs returned
 	Reasons map[string]int // URLs left out, by CrawlEntry.Reason
-	// Examples are the first URL left out for each reason.
-	Examples map[string]string
+	// Examples are the first URL left out for each reason, as logged.
+	Examples map[string]CrawlEntry
 	// Queued is how many URLs wait to be visited.
 	Queued int
 	// ClientRendered counts pages with scripts and no link: their links
@@ -186,6 +199,9 @@ type CrawlStats struct {
 	ClientRendered, Rendered, RenderErrors int
 	// Resumed counts the pages a resumed crawl had listed before.
 	Resumed int
+	// LinksCut counts the pages with more than MaxCrawlLinks links: the
+	// rest of their links were not followed.
+	LinksCut int
 }
 
 // Crawl is a Source of the pages of a live site that belong in its
@@ -224,6 +240,13 @@ type Crawl struct {
 	found    *os.File // found.jsonl, the pages listed
 	foundBuf []byte
 	stats    CrawlStats
+	// The fate of each URL decided (while there are fewer than
+	// maxCrawlSeen*MaxPages), and the pages whose canonical names a URL
+	// not yet decided, by the URL's hash: a page is left out for its
+	// canonical only when that URL is one to list (see await).
+	fates    map[uint64]fate
+	waiting  map[uint64][]waiter
+	nWaiting int
 	logMu    sync.Mutex
 	fail     error // a failure of the crawl's own files, which ends it
 
@@ -241,6 +264,8 @@ type crawlItem struct {
 	// shape led to it, each found on the one before.
 	shape string
 	chain int
+	// hops is how many redirects and canonicals in a row led to it.
+	hops int
 }
 
 type crawlResult struct {
@@ -271,8 +296,10 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		done:     make(chan struct{}),
 		seen:     crawlSeen{salt: strconv.FormatUint(rand.Uint64(), 36), m: map[uint64]struct{}{}},
 		inflight: map[*crawlItem]bool{},
+		fates:    map[uint64]fate{},
+		waiting:  map[uint64][]waiter{},
 		hosts:    map[string]time.Time{},
-		stats:    CrawlStats{Reasons: map[string]int{}, Examples: map[string]string{}},
+		stats:    CrawlStats{Reasons: map[string]int{}, Examples: map[string]CrawlEntry{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
 	if err := c.openDir(); err != nil {
@@ -346,6 +373,9 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 	}
 	go func() {
 		wg.Wait()
+		if c.ctx.Err() == nil {
+			c.settleAll()
+		}
 		c.finish()
 		close(c.results)
 		close(c.done)
@@ -409,20 +439,26 @@ func (c *Crawl) work() {
 func (c *Crawl) visit(it crawlItem) bool {
 	e := CrawlEntry{URL: it.url, Depth: it.depth, From: it.from}
 	if ok, why := c.f.Allowed(c.ctx, it.url, c.o.Fetch.UserAgent); !ok {
+		if c.ctx.Err() != nil {
+			return false // stopped while robots.txt loaded: says nothing
+		}
 		e.Reason, e.Detail = "robots", why
 		c.log(e)
 		return true
 	}
-	if err := c.wait(it.url); err != nil {
+	if err := c.wait(c.ctx, it.url); err != nil {
 		return false // the crawl ended
 	}
 	start := time.Now()
 	resp, err := c.get(it.url)
-	e.Time = time.Since(start)
 	if err != nil {
+		e.Time = time.Since(start)
 		return c.failed(e, err)
 	}
 	defer resp.Body.Close()
+	// The time is the whole answer's, its body read.
+	timed := &timedBody{r: resp.Body, start: start, e: &e}
+	timed.took()
 	e.Status = resp.StatusCode
 	c.mu.Lock()
 	c.stats.Fetched++
@@ -447,7 +483,14 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.log(e)
 		return true
 	}
+	var body io.Reader = timed
 	ct := resp.Header.Get("Content-Type")
+	if ct == "" {
+		// No type said: the body tells, as a browser sniffs it.
+		br := bufio.NewReader(timed)
+		head, _ := br.Peek(512)
+		ct, body = http.DetectContentType(head), br
+	}
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt != "text/html" && mt != "application/xhtml+xml" {
 		if c.isFile(it.url) {
@@ -458,9 +501,8 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.log(e)
 		return true
 	}
-	body, err := charset.NewReader(resp.Body, ct)
-	if err != nil {
-		body = resp.Body
+	if r, err := charset.NewReader(body, ct); err == nil {
+		body = r
 	}
 	pageURL, _ := url.Parse(it.url)
 	var res crawlResult
@@ -477,42 +519,74 @@ func (c *Crawl) visit(it crawlItem) bool {
 		body = bytes.NewReader(data)
 	}
 	h, err := parseHead(body, pageURL, headWant{images: true, links: true})
+	if err == nil {
+		_, err = io.Copy(io.Discard, timed) // to its end, for the time
+	}
 	if err != nil {
 		return c.failed(e, err)
+	}
+	if h.linksCut > 0 {
+		c.mu.Lock()
+		c.stats.LinksCut++
+		c.mu.Unlock()
 	}
 	if h.scripts > 0 && len(h.links) == 0 {
 		c.mu.Lock()
 		c.stats.ClientRendered++
 		c.mu.Unlock()
 		if c.o.Render != nil {
-			h = c.render(it.url, pageURL, h)
-		}
-	}
-	if it.depth < c.o.MaxDepth {
-		for _, l := range h.links {
-			if l.nofollow && c.o.SkipNofollow {
-				continue
+			var moved string
+			if h, moved = c.render(it.url, pageURL, h); moved != "" {
+				// A script's redirect is a redirect.
+				if target, ok := c.canon(it.url, moved); ok && crawlKey(target) != crawlKey(it.url) {
+					e.Reason, e.Target, e.Detail = "redirect", target, "by a script"
+					c.log(e)
+					c.enqueue(target, &it, false)
+					return true
+				}
 			}
-			c.enqueue(l.url, &it, true)
-		}
-		for _, a := range h.alternates {
-			c.enqueue(a.Href, &it, true)
 		}
 	}
+	for _, l := range h.links {
+		if l.nofollow && c.o.SkipNofollow {
+			continue
+		}
+		c.enqueue(l.url, &it, true)
+	}
+	for _, a := range h.alternates {
+		c.enqueue(a.Href, &it, true)
+	}
+	canonical := crawlURL(h.canonical)
+	res.u = sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images}
 	switch {
 	case h.noindex:
 		e.Reason, e.Detail = "noindex", "meta robots"
 		c.log(e)
-	case h.canonical != "" && crawlKey(h.canonical) != crawlKey(it.url):
-		e.Reason, e.Target = "canonical-elsewhere", h.canonical
-		c.log(e)
-		c.enqueue(h.canonical, &it, false)
+	case h.canonical != "" && crawlKey(canonical) != crawlKey(it.url):
+		e.Target = canonical
+		c.enqueue(canonical, &it, false)
+		c.await(canonical, waiter{it: it, e: e, r: res})
 	default:
-		res.u = sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images}
 		c.listResult(e, res)
 	}
 	return true
 }
+
+// timedBody is a response's body that sets its entry's Time as it is
+// read.
+type timedBody struct {
+	r     io.Reader
+	start time.Time
+	e     *CrawlEntry
+}
+
+func (t *timedBody) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.took()
+	return n, err
+}
+
+func (t *timedBody) took() { t.e.Time = time.Since(t.start) }
 
 // failed decides the page of e, whose fetch or read failed with err: as an
 // error, logged; or, when the crawl stopped, not at all (false), for a
@@ -527,9 +601,10 @@ func (c *Crawl) failed(e CrawlEntry, err error) bool {
 }
 
 // render renders the page at rawURL and reads it again, as its scripts
-// left it; h, what the page said before, when rendering fails.
-func (c *Crawl) render(rawURL string, pageURL *url.URL, h pageHead) pageHead {
-	doc, err := c.o.Render.Render(c.ctx, rawURL)
+// left it; h, what the page said before, when rendering fails. moved is
+// where its scripts navigated to, if they did.
+func (c *Crawl) render(rawURL string, pageURL *url.URL, h pageHead) (_ pageHead, moved string) {
+	doc, moved, err := c.o.Render.Render(c.ctx, rawURL, c.allowRendered)
 	var r pageHead
 	if err == nil {
 		r, err = parseHead(bytes.NewReader(doc), pageURL, headWant{images: true, links: true})
@@ -538,10 +613,23 @@ func (c *Crawl) render(rawURL string, pageURL *url.URL, h pageHead) pageHead {
 	defer c.mu.Unlock()
 	if err != nil {
 		c.stats.RenderErrors++
-		return h
+		return h, ""
 	}
 	c.stats.Rendered++
-	return r
+	return r, moved
+}
+
+// allowRendered is asked of each request of a page being rendered: a
+// navigation must be in scope, every request allowed by robots.txt, and
+// the host's rate holds.
+func (c *Crawl) allowRendered(ctx context.Context, rawURL string, document bool) bool {
+	if document && !c.inScope(rawURL) {
+		return false
+	}
+	if ok, _ := c.f.Allowed(ctx, rawURL, c.o.Fetch.UserAgent); !ok {
+		return false
+	}
+	return c.wait(ctx, rawURL) == nil
 }
 
 // get fetches rawURL, again after the wait a 429 or 503 asks for
@@ -557,8 +645,11 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 		}
 		resp.Body.Close()
 		wait := time.Duration(1<<try) * time.Second
-		if s, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); err == nil {
+		ra := strings.TrimSpace(resp.Header.Get("Retry-After"))
+		if s, err := strconv.Atoi(ra); err == nil {
 			wait = time.Duration(s) * time.Second
+		} else if t, err := http.ParseTime(ra); err == nil {
+			wait = time.Until(t)
 		}
 		wait = min(max(wait, 0), time.Minute)
 		select {
@@ -570,18 +661,18 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 }
 
 // wait holds a request to rawURL's host until Rate and the host's
-// Crawl-delay allow it.
-func (c *Crawl) wait(rawURL string) error {
+// Crawl-delay allow it, or ctx is done.
+func (c *Crawl) wait(ctx context.Context, rawURL string) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil
 	}
-	gap := c.f.CrawlDelay(c.ctx, rawURL, c.o.Fetch.UserAgent)
+	gap := c.f.CrawlDelay(ctx, rawURL, c.o.Fetch.UserAgent)
 	if c.o.Rate > 0 {
 		gap = max(gap, time.Duration(float64(time.Second)/c.o.Rate))
 	}
 	if gap == 0 {
-		return c.ctx.Err()
+		return ctx.Err()
 	}
 	c.mu.Lock()
 	now := time.Now()
@@ -594,11 +685,11 @@ func (c *Crawl) wait(rawURL string) error {
 	if d := at.Sub(now); d > 0 {
 		select {
 		case <-time.After(d):
-		case <-c.ctx.Done():
-			return c.ctx.Err()
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
-	return c.ctx.Err()
+	return ctx.Err()
 }
 
 // canon resolves ref against page and normalises it as the sitemap would
@@ -613,20 +704,25 @@ func (c *Crawl) canon(page, ref string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return crawlURL(abs), true
+}
+
+// crawlURL is an absolute URL as the crawl knows a page: without its
+// fragment and session IDs.
+func crawlURL(abs string) string {
 	abs, _, _ = strings.Cut(abs, "#")
-	return loc.StripSessionIDs(abs, nil), true
+	return loc.StripSessionIDs(abs, nil)
 }
 
 // enqueue queues a URL found on the page of from (a link one deeper, a
 // redirect or canonical at its depth), unless it was met before, is out
 // of scope, or is a trap; what is left out says why in the log.
 func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
-	depth := from.depth
+	depth, hops := from.depth, from.hops+1
 	if link {
-		depth++
+		depth, hops = depth+1, 0
 	}
-	n, _, _ := strings.Cut(raw, "#")
-	n = loc.StripSessionIDs(n, nil)
+	n := crawlURL(raw)
 	h := c.seen.hash(crawlKey(n))
 	c.mu.Lock()
 	if _, ok := c.seen.m[h]; ok {
@@ -637,7 +733,7 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	full := c.fetched+c.queue.len() >= c.o.MaxPages
 	c.mu.Unlock()
 	e := CrawlEntry{URL: n, Depth: depth, From: from.url}
-	it := crawlItem{url: n, depth: depth, from: from.url}
+	it := crawlItem{url: n, depth: depth, from: from.url, hops: hops}
 	scoped := c.inScope(n)
 	trap := ""
 	if scoped {
@@ -648,6 +744,8 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 		e.Reason = "out-of-scope"
 	case trap != "":
 		e.Reason, e.Detail = "trap", trap
+	case depth > c.o.MaxDepth:
+		e.Reason, e.Detail = "limit", fmt.Sprintf("max depth (%d) reached", c.o.MaxDepth)
 	case full:
 		e.Reason, e.Detail = "limit", fmt.Sprintf("max pages (%d) reached", c.o.MaxPages)
 	default:
@@ -712,6 +810,9 @@ func (c *Crawl) trap(it, from *crawlItem) string {
 	if err != nil {
 		return "unparsable"
 	}
+	if it.hops > MaxCrawlHops {
+		return fmt.Sprintf("more than %d redirects and canonicals in a row", MaxCrawlHops)
+	}
 	if n := len(strings.Split(u.RawQuery, "&")); u.RawQuery != "" && n > MaxCrawlQueryParams {
 		return fmt.Sprintf("%d query parameters, more than %d", n, MaxCrawlQueryParams)
 	}
@@ -775,20 +876,33 @@ func (c *Crawl) isFile(rawURL string) bool {
 }
 
 // noindexHeader reports an X-Robots-Tag that keeps the page out of the
-// index, for every crawler or for Googlebot ("googlebot: noindex").
+// index, for every crawler or for Googlebot. A value is a comma-separated
+// list of rules, each group of them addressed to a crawler when it starts
+// with its name and a colon ("googlebot: noindex, otherbot: nofollow"); a
+// rule that takes a value ("max-snippet: 20") is not a crawler's name.
 func noindexHeader(h http.Header) bool {
 	for _, v := range h.Values("X-Robots-Tag") {
-		agent, rules, found := strings.Cut(v, ":")
-		if !found || strings.ContainsAny(agent, ", ") {
-			rules = v
-		} else if a := strings.ToLower(strings.TrimSpace(agent)); a != "googlebot" && a != "*" {
-			continue
-		}
-		if robotsNoindex(rules) {
-			return true
+		ours := true // rules before any crawler's name are for all
+		for tok := range strings.SplitSeq(v, ",") {
+			tok = strings.TrimSpace(tok)
+			if name, rest, ok := strings.Cut(tok, ":"); ok && !strings.ContainsAny(strings.TrimSpace(name), " \t") {
+				name = strings.ToLower(strings.TrimSpace(name))
+				if !robotsValueRules[name] {
+					ours = name == "googlebot" || name == "*"
+					tok = rest
+				}
+			}
+			if ours && robotsNoindex(tok) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// robotsValueRules are the robots rules written "rule: value".
+var robotsValueRules = map[string]bool{
+	"max-snippet": true, "max-image-preview": true, "max-video-preview": true, "unavailable_after": true,
 }
 
 // list returns u, a page found to belong in the sitemap.
@@ -811,21 +925,121 @@ func (c *Crawl) listResult(e CrawlEntry, r crawlResult) {
 	}
 }
 
-// log records e and counts it.
+// log records e and counts it, and decides the pages whose canonical is
+// e's URL.
 func (c *Crawl) log(e CrawlEntry) {
 	c.logMu.Lock()
-	defer c.logMu.Unlock()
 	c.mu.Lock()
 	if e.Reason == "" {
 		c.stats.Listed++
 	} else {
 		if c.stats.Reasons[e.Reason]++; c.stats.Reasons[e.Reason] == 1 {
-			c.stats.Examples[e.Reason] = e.URL
+			c.stats.Examples[e.Reason] = e
 		}
 	}
 	c.mu.Unlock()
 	if c.o.Log != nil {
 		c.o.Log(e)
+	}
+	c.logMu.Unlock()
+
+	f := fateOf(e.Reason)
+	h := c.seen.hash(crawlKey(e.URL))
+	c.mu.Lock()
+	if len(c.fates) < maxCrawlSeen*c.o.MaxPages {
+		c.fates[h] = f
+	}
+	ws := c.waiting[h]
+	delete(c.waiting, h)
+	c.nWaiting -= len(ws)
+	c.mu.Unlock()
+	for _, w := range ws {
+		c.settle(w, f, e.Reason)
+	}
+}
+
+// fate is what became of a URL, for the pages whose canonical names it.
+type fate uint8
+
+const (
+	fateUnknown fate = iota
+	// fateKept: listed, or left out for a reason that keeps a canonical
+	// naming it right (robots, scope, another canonical): the page
+	// naming it is left out.
+	fateKept
+	// fateBroken: an error, a redirect, noindex, not HTML. A canonical
+	// naming it is a mistake search engines ignore: the page naming it
+	// is listed.
+	fateBroken
+)
+
+func fateOf(reason string) fate {
+	switch reason {
+	case "error", "redirect", "noindex", "not-html":
+		return fateBroken
+	}
+	return fateKept
+}
+
+// A waiter is a page whose canonical names a URL not yet decided.
+type waiter struct {
+	it crawlItem
+	e  CrawlEntry
+	r  crawlResult
+}
+
+// maxCrawlWaiting bounds the pages waiting on their canonical; past it a
+// page whose canonical names another URL is left out at once.
+const maxCrawlWaiting = 10_000
+
+// await decides the page of w, whose canonical names target: left out
+// when target is a page to list (or left out for robots, scope, a trap,
+// its own canonical), listed when target is broken (an error, a
+// redirect, noindex), as search engines ignore such a canonical. Until
+// target is decided, w waits.
+func (c *Crawl) await(target string, w waiter) {
+	h := c.seen.hash(crawlKey(target))
+	c.mu.Lock()
+	f := c.fates[h]
+	if f == fateUnknown && c.nWaiting < maxCrawlWaiting {
+		c.waiting[h] = append(c.waiting[h], w)
+		c.nWaiting++
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	c.settle(w, f, "")
+}
+
+// settle decides w, its canonical's fate f known (why is the reason it
+// was left out, when known).
+func (c *Crawl) settle(w waiter, f fate, why string) {
+	if f == fateBroken {
+		w.e.Detail = "its canonical " + w.e.Target + " cannot be listed"
+		if why != "" {
+			w.e.Detail += " (" + why + ")"
+		}
+		w.e.Target = ""
+		c.listResult(w.e, w.r)
+		return
+	}
+	w.e.Reason = "canonical-elsewhere"
+	c.log(w.e)
+}
+
+// settleAll decides the pages still waiting when the crawl is over: their
+// canonicals were never fetched (MaxPages), and are trusted.
+func (c *Crawl) settleAll() {
+	c.mu.Lock()
+	var ws []waiter
+	for _, w := range c.waiting {
+		ws = append(ws, w...)
+	}
+	clear(c.waiting)
+	c.nWaiting = 0
+	c.mu.Unlock()
+	for _, w := range ws {
+		c.settle(w, fateKept, "")
 	}
 }
 
@@ -847,9 +1061,9 @@ func (c *Crawl) Read() (sitemap.URL, error) {
 		case c.fail != nil:
 			c.err = c.fail
 		case errors.Is(err, context.DeadlineExceeded):
-			c.err = fmt.Errorf("crawl: stopped at its time budget (%v); %s", c.o.Budget, resume)
+			c.err = &StoppedError{Err: fmt.Errorf("stopped at its time budget (%v)", c.o.Budget), Resume: resume}
 		case err != nil:
-			c.err = fmt.Errorf("crawl stopped: %w; %s", err, resume)
+			c.err = &StoppedError{Err: err, Resume: resume}
 		}
 		return sitemap.URL{}, c.err
 	}
@@ -857,6 +1071,17 @@ func (c *Crawl) Read() (sitemap.URL, error) {
 	c.fp, c.hasFP = r.fp, r.hasFP
 	return r.u, r.err
 }
+
+// A StoppedError ends a crawl stopped before its end, by its context or
+// its Budget; Resume says how to carry it on.
+type StoppedError struct {
+	Err    error
+	Resume string
+}
+
+func (e *StoppedError) Error() string { return "crawl: " + e.Err.Error() + "; " + e.Resume }
+
+func (e *StoppedError) Unwrap() error { return e.Err }
 
 // Fingerprint returns the fingerprint of the page Read last returned,
 // with CrawlOptions.Fingerprint (a page a resumed crawl lists again keeps
@@ -918,6 +1143,8 @@ func (c *Crawl) openDir() error {
 			return fmt.Errorf("crawl: %w", err)
 		}
 		c.dir, c.tempDir = d, true
+	} else if _, err := os.Stat(filepath.Join(c.dir, checkpointFile)); c.o.Resume && errors.Is(err, fs.ErrNotExist) {
+		return noCheckpoint(c.dir) // and no folder made
 	} else if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return fmt.Errorf("crawl: %w", err)
 	}
@@ -957,6 +1184,11 @@ func (c *Crawl) resume() (int64, error) {
 	for _, r := range cp.Queue {
 		if err := c.queue.push(r.item()); err != nil {
 			return 0, err
+		}
+	}
+	if fi, err := c.found.Stat(); err == nil && fi.Size() > cp.Found {
+		if err := c.found.Truncate(cp.Found); err != nil {
+			return 0, fmt.Errorf("crawl: %w", err)
 		}
 	}
 	return wholeLines(c.found)
@@ -1007,8 +1239,16 @@ func (c *Crawl) finish() {
 		return
 	}
 	cp := &checkpoint{Starts: c.o.Starts, Salt: c.seen.salt, Fetched: c.fetched}
+	if fi, err := c.found.Stat(); err == nil {
+		cp.Found = fi.Size()
+	}
 	for it := range c.inflight {
 		cp.Queue = append(cp.Queue, it.record())
+	}
+	for _, ws := range c.waiting { // visited again, their canonicals too
+		for _, w := range ws {
+			cp.Queue = append(cp.Queue, w.it.record())
+		}
 	}
 	rest, err := c.queue.drain()
 	for _, it := range rest {

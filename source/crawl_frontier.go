@@ -143,14 +143,15 @@ type itemRecord struct {
 	From  string `json:"from,omitempty"`
 	Shape string `json:"shape,omitempty"`
 	Chain int    `json:"chain,omitempty"`
+	Hops  int    `json:"hops,omitempty"`
 }
 
 func (it crawlItem) record() itemRecord {
-	return itemRecord{it.url, it.depth, it.from, it.shape, it.chain}
+	return itemRecord{it.url, it.depth, it.from, it.shape, it.chain, it.hops}
 }
 
 func (r itemRecord) item() crawlItem {
-	return crawlItem{url: r.URL, depth: r.Depth, from: r.From, shape: r.Shape, chain: r.Chain}
+	return crawlItem{url: r.URL, depth: r.Depth, from: r.From, shape: r.Shape, chain: r.Chain, hops: r.Hops}
 }
 
 // crawlSeen is the URLs a crawl met, as 64-bit hashes of their keys
@@ -206,11 +207,14 @@ func readFound(line []byte) (crawlResult, error) {
 
 // checkpoint is what a stopped crawl leaves for a resume.
 type checkpoint struct {
-	Starts  []string     `json:"starts"`
-	Salt    string       `json:"salt"`
-	Fetched int          `json:"fetched"`
-	Found   int          `json:"found"`
-	Queue   []itemRecord `json:"queue"`
+	Starts  []string `json:"starts"`
+	Salt    string   `json:"salt"`
+	Fetched int      `json:"fetched"`
+	// Found is the length of found.jsonl when it was written: a resume
+	// cuts what a later run (resumed, then killed) appended, whose pages
+	// its queue visits again.
+	Found int64        `json:"found"`
+	Queue []itemRecord `json:"queue"`
 }
 
 // Files of a crawl's folder.
@@ -223,6 +227,12 @@ const (
 
 // ErrNoCheckpoint is the error of a resume with nothing to resume.
 var ErrNoCheckpoint = errors.New("no stopped crawl to resume")
+
+// noCheckpoint is the error of a resume from dir, which holds no
+// checkpoint.
+func noCheckpoint(dir string) error {
+	return fmt.Errorf("crawl: %s: %w (a crawl stopped by an interrupt or its time budget leaves one; a crawl killed or crashed does not): start it again without resume", dir, ErrNoCheckpoint)
+}
 
 // saveCheckpoint writes the checkpoint and the seen set into dir, each
 // under a temporary name then renamed: a crawl killed while it writes
@@ -262,7 +272,7 @@ func saveCheckpoint(dir string, cp *checkpoint, seen map[uint64]struct{}) error 
 func loadCheckpoint(dir string) (*checkpoint, map[uint64]struct{}, error) {
 	data, err := os.ReadFile(filepath.Join(dir, checkpointFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("crawl: %s: %w", dir, ErrNoCheckpoint)
+		return nil, nil, noCheckpoint(dir)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("crawl: %w", err)

@@ -2,8 +2,11 @@ package source
 
 import (
 	"fmt"
+	"net/http"
+	"net/url"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -65,5 +68,49 @@ func TestFoundRoundTrip(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, r) {
 			t.Errorf("%s came back as %+v, %v; want %+v", line, got, err, r)
 		}
+	}
+}
+
+// TestNoindexHeader: an X-Robots-Tag's rules are read by the crawler they
+// address: all, before any name; Googlebot's; not another crawler's. A
+// rule that takes a value is not a crawler's name.
+func TestNoindexHeader(t *testing.T) {
+	for v, want := range map[string]bool{
+		"noindex":                          true,
+		"NONE":                             true,
+		"nofollow":                         false,
+		"max-image-preview:large, noindex": true,
+		"max-snippet: 20, nofollow":        false,
+		"unavailable_after: 25 Jun 2010 15:00:00": false,
+		"googlebot: noindex":                      true,
+		"GoogleBot: nofollow, noindex":            true,
+		"otherbot: noindex":                       false,
+		"googlebot: nofollow, otherbot: noindex":  false,
+		"otherbot: noindex, googlebot: noindex":   true,
+		"noarchive, otherbot: noindex":            false,
+	} {
+		h := http.Header{"X-Robots-Tag": {v}}
+		if got := noindexHeader(h); got != want {
+			t.Errorf("X-Robots-Tag: %s: noindex %v, want %v", v, got, want)
+		}
+	}
+	if !noindexHeader(http.Header{"X-Robots-Tag": {"otherbot: noindex", "noindex"}}) {
+		t.Error("a second header's noindex missed")
+	}
+}
+
+// TestLinksCut: a page's links past MaxCrawlLinks are counted, not kept.
+func TestLinksCut(t *testing.T) {
+	var b strings.Builder
+	for i := range MaxCrawlLinks + 50 {
+		fmt.Fprintf(&b, `<a href="/p%d">p</a>`, i)
+	}
+	u, _ := url.Parse("https://www.example.com/")
+	h, err := parseHead(strings.NewReader(b.String()), u, headWant{links: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.links) != MaxCrawlLinks || h.linksCut != 50 {
+		t.Errorf("%d links kept, %d cut; want %d and 50", len(h.links), h.linksCut, MaxCrawlLinks)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -36,6 +38,10 @@ type crawlSite struct {
 	pages map[string]string
 	mu    sync.Mutex
 	hits  map[string]int
+	// A 503's Retry-After date, and whether the page was asked for
+	// again before it.
+	retryAt      time.Time
+	retriedEarly bool
 }
 
 const crawlSections, crawlPerSection = 10, 300
@@ -87,7 +93,11 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 <a href="/doc.pdf">pdf</a> <a href="/style.css">css</a> <a href="/js/">js</a>
 <a href="/busy.html">429 once</a> <a href="/loopy/a/">relative link gone wrong</a>
 <a href="/s/0/p3.html?b=2&a=1">order 1</a> <a href="/s/0/p3.html?a=1&b=2">order 2</a>
-<a href="/../s/0/./p4.html">dots</a> <a href=" /s/0/p6.html ">spaces</a>`)
+<a href="/../s/0/./p4.html">dots</a> <a href=" /s/0/p6.html ">spaces</a>
+<a href="/xrt/mixed">X-Robots-Tag with a rule that takes a value</a> <a href="/xrt/other">another crawler's noindex</a>
+<a href="/canon/slash">canonical redirecting back</a> <a href="/canon/404">canonical to a 404</a>
+<a href="/canon/sess">canonical with a session ID</a> <a href="/noct">no Content-Type</a>
+<a href="/hop/a/0">redirects without end</a> <a href="/busy-date.html">429 until a date</a>`)
 	page("/", "", home.String())
 	list("/")
 
@@ -104,9 +114,12 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 	list("/en/")
 	list("/de/")
 	// A section whose links a script writes: found with a renderer only.
-	page("/js/", `<script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/js/a.html">a</a>' })</script>`, "")
+	page("/js/", `<script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/js/a.html">a</a> <a href="/js/move.html">m</a>' })</script>`, "")
 	list("/js/")
 	page("/js/a.html", "", "")
+	// Rendered, it asks for a script robots.txt disallows, and navigates
+	// into the disallowed section: a redirect, followed by the rules.
+	page("/js/move.html", `<script src="/private/app.js"></script><script>location.replace("/private/x.html")</script>`, "")
 	page("/busy.html", "", "")
 	list("/busy.html")
 	// A relative link gone wrong: /loopy/a/a/a/… until a segment repeats
@@ -139,6 +152,22 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 		}
 		list("/q?" + strings.Join(q, "&"))
 	}
+	// X-Robots-Tag: "max-image-preview: large, noindex" is a noindex for
+	// all; "googlebot: nofollow, otherbot: noindex" none for Googlebot.
+	page("/xrt/mixed", "", "")
+	page("/xrt/other", "", "")
+	list("/xrt/other")
+	// A canonical that cannot be listed is ignored, as search engines
+	// do: the page is listed.
+	page("/canon/slash", `<link rel="canonical" href="/canon/slash/">`, "")
+	list("/canon/slash")
+	page("/canon/404", `<link rel="canonical" href="/canon/gone">`, "")
+	list("/canon/404")
+	// A canonical is stripped of session IDs as links are: the page.
+	page("/canon/sess", `<link rel="canonical" href="/canon/sess?PHPSESSID=0123456789abcdef0123456789abcdef">`, "")
+	list("/canon/sess")
+	list("/noct")
+	list("/busy-date.html")
 	slices.Sort(s.want)
 
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -165,6 +194,36 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 			return
 		case p == "/loop/b":
 			http.Redirect(w, req, "/loop/a", http.StatusFound)
+			return
+		case p == "/xrt/mixed":
+			w.Header().Set("X-Robots-Tag", "max-image-preview:large, noindex")
+		case p == "/xrt/other":
+			w.Header().Set("X-Robots-Tag", "googlebot: nofollow, otherbot: noindex")
+		case p == "/canon/slash/":
+			http.Redirect(w, req, "/canon/slash", http.StatusMovedPermanently)
+			return
+		case p == "/noct":
+			w.Header()["Content-Type"] = nil // not sniffed by the server
+			w.Write([]byte("<!DOCTYPE html><html><body>no type</body></html>"))
+			return
+		case strings.HasPrefix(p, "/hop/"):
+			// /hop/a/0 -> /hop/b/1 -> /hop/a/2 …: two shapes, no end.
+			var n int
+			fmt.Sscanf(p[len("/hop/a/"):], "%d", &n)
+			http.Redirect(w, req, fmt.Sprintf("/hop/%c/%d", 'a'+byte((n+1)%2), n+1), http.StatusFound)
+			return
+		case p == "/busy-date.html":
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if hits == 1 {
+				s.retryAt = time.Now().Add(1500 * time.Millisecond).Truncate(time.Second).Add(time.Second)
+				w.Header().Set("Retry-After", s.retryAt.UTC().Format(http.TimeFormat))
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+			s.retriedEarly = time.Now().Before(s.retryAt)
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html><body>ok</body></html>"))
 			return
 		case p == "/busy.html" && hits == 1:
 			// Busy the first time: come back at once.
@@ -262,9 +321,8 @@ func TestCrawl(t *testing.T) {
 		},
 	}
 	c, urls := crawlAll(t, o)
-	var got []string
+	site.check(t, "crawl", urls)
 	for _, u := range urls {
-		got = append(got, strings.TrimPrefix(u.Loc, site.URL))
 		if u.Loc == site.URL+"/en/" && len(u.Alternates) != 2 {
 			t.Errorf("/en/ alternates: %+v", u.Alternates)
 		}
@@ -272,17 +330,14 @@ func TestCrawl(t *testing.T) {
 			t.Errorf("images of %s: %+v", u.Loc, u.Images)
 		}
 	}
-	slices.Sort(got)
-	if !slices.Equal(got, site.want) {
-		missing, extra := diff(site.want, got), diff(got, site.want)
-		t.Errorf("crawl listed %d URLs, want %d\nmissing (%d): %q\nextra (%d): %q", len(got), len(site.want), len(missing), first(missing), len(extra), first(extra))
-	}
 	for path, want := range map[string]string{
 		"/c/a": "canonical-elsewhere", "/c/b": "canonical-elsewhere", "/r/1": "redirect", "/r/2": "redirect",
 		"/loop/a": "redirect", "/loop/b": "redirect", "/private/secret.html": "robots",
 		"/missing": "error", "/broken": "error", "/huge.html": "error", "/slow.html": "error",
 		"/style.css": "not-html", "/s/0/p5.html": "noindex", "/s/0/p7.html": "noindex",
 		"/cal/2107/5": "trap", "/q?a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1&i=1": "trap", "/loopy/a/a/a/a/": "trap",
+		"/xrt/mixed": "noindex", "/canon/slash/": "redirect", "/canon/gone": "error",
+		"/hop/a/10": "redirect", "/hop/b/11": "trap",
 	} {
 		if got, ok := reasons[site.URL+path]; !ok || got != want {
 			t.Errorf("%s: logged %q (%v), want %q", path, got, ok, want)
@@ -295,8 +350,11 @@ func TestCrawl(t *testing.T) {
 	// order, dot segments and spaces normalised, a loop not followed twice.
 	site.mu.Lock()
 	defer site.mu.Unlock()
+	if site.retriedEarly {
+		t.Errorf("a page answering 503 with Retry-After %v was asked for again before", site.retryAt)
+	}
 	for p, n := range site.hits {
-		if n > 1 && p != "/robots.txt" && p != "/busy.html" {
+		if n > 1 && p != "/robots.txt" && p != "/busy.html" && p != "/busy-date.html" {
 			t.Errorf("%s fetched %d times", p, n)
 		}
 	}
@@ -319,16 +377,38 @@ func TestCrawlRender(t *testing.T) {
 	site := newCrawlSite(t, 10)
 	browser := &render.Chromium{}
 	defer browser.Close()
-	c, urls := crawlAll(t, source.CrawlOptions{Starts: []string{site.URL + "/js/"}, Rate: -1, Render: browser})
+	var mu sync.Mutex
+	reasons := map[string]string{}
+	c, urls := crawlAll(t, source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Render: browser, MaxDepth: 2,
+		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20},
+		Log: func(e source.CrawlEntry) {
+			mu.Lock()
+			reasons[strings.TrimPrefix(e.URL, site.URL)] = e.Reason
+			mu.Unlock()
+		}})
 	var got []string
 	for _, u := range urls {
-		got = append(got, strings.TrimPrefix(u.Loc, site.URL))
+		if p := strings.TrimPrefix(u.Loc, site.URL); strings.HasPrefix(p, "/js/") {
+			got = append(got, p)
+		}
 	}
 	slices.Sort(got)
 	if want := []string{"/js/", "/js/a.html"}; !slices.Equal(got, want) {
 		t.Errorf("crawl with a renderer listed %v, want %v", got, want)
 	}
-	if st := c.Stats(); st.Rendered != 1 || st.RenderErrors != 0 {
+	mu.Lock()
+	defer mu.Unlock()
+	if reasons["/js/move.html"] != "redirect" || reasons["/private/x.html"] != "robots" {
+		t.Errorf("a page whose script navigates into a disallowed section: %q, its target %q", reasons["/js/move.html"], reasons["/private/x.html"])
+	}
+	site.mu.Lock()
+	defer site.mu.Unlock()
+	for _, p := range []string{"/private/app.js", "/private/x.html"} {
+		if site.hits[p] != 0 {
+			t.Errorf("the browser fetched %s, which robots.txt disallows", p)
+		}
+	}
+	if st := c.Stats(); st.Rendered != 2 || st.RenderErrors != 0 {
 		t.Errorf("stats %+v", st)
 	}
 }
@@ -360,8 +440,17 @@ func TestCrawlPolite(t *testing.T) {
 		t.Errorf("fetched %d, listed %d; want at most 20 (MaxPages)", st.Fetched, n)
 	}
 
+	var mu sync.Mutex
+	limited := map[string]string{}
 	c, err = source.OpenCrawl(ctx, source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, MaxDepth: 1,
-		Fetch: discover.Options{Timeout: 300 * time.Millisecond}})
+		Fetch: discover.Options{Timeout: 300 * time.Millisecond},
+		Log: func(e source.CrawlEntry) {
+			if e.Reason == "limit" {
+				mu.Lock()
+				limited[strings.TrimPrefix(e.URL, site.URL)] = e.Detail
+				mu.Unlock()
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,6 +463,10 @@ func TestCrawlPolite(t *testing.T) {
 		if p := strings.TrimPrefix(u.Loc, site.URL); strings.HasPrefix(p, "/s/") && strings.HasSuffix(p, ".html") && !strings.HasPrefix(p, "/s/0/") {
 			t.Errorf("%s is two links from the start, past MaxDepth 1", u.Loc)
 		}
+	}
+	// What is past the depth is met, and logged.
+	if d := limited["/s/1/p0.html"]; d != "max depth (1) reached" {
+		t.Errorf("/s/1/p0.html, two links from the start: logged %q, want the max depth", d)
 	}
 }
 
@@ -396,6 +489,46 @@ func crawlAll(t *testing.T, o source.CrawlOptions) (*source.Crawl, []sitemap.URL
 		urls = append(urls, u)
 	}
 	return c, urls
+}
+
+// crawlUntil crawls with o until n pages are listed, then stops the crawl
+// as Ctrl-C does, and returns the error that ended it.
+func crawlUntil(t *testing.T, o source.CrawlOptions, n int) error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := source.OpenCrawl(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	listed := 0
+	for _, err := range c.All() {
+		if err != nil {
+			return err
+		}
+		if listed++; listed == n {
+			cancel()
+		}
+	}
+	return nil
+}
+
+// check checks that urls are the site's pages to list, each once.
+func (s *crawlSite) check(t *testing.T, what string, urls []sitemap.URL) {
+	t.Helper()
+	var got []string
+	for _, u := range urls {
+		got = append(got, strings.TrimPrefix(u.Loc, s.URL))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, s.want) {
+		missing, extra := diff(s.want, got), diff(got, s.want)
+		t.Errorf("%s listed %d URLs, want %d\nmissing (%d): %q\nextra (%d): %q", what, len(got), len(s.want), len(missing), first(missing), len(extra), first(extra))
+	}
+	if d := slices.Compact(slices.Clone(got)); len(d) != len(got) {
+		t.Errorf("%s: %d pages listed twice", what, len(got)-len(d))
+	}
 }
 
 // first returns the first few of s, for a message.
@@ -481,58 +614,34 @@ func TestCrawlDelay(t *testing.T) {
 // TestCrawlResume: a crawl stopped half-way (its context cancelled) says
 // how to resume; resumed in its folder, it lists the pages of the first
 // part again and goes on to the site's exact set, visiting no page twice
-// but the few in flight at the stop.
+// but the few in flight or waiting for their canonical at the stop.
 func TestCrawlResume(t *testing.T) {
 	site := newCrawlSite(t, 11)
 	dir := t.TempDir()
 	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
 		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c, err := source.OpenCrawl(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	listed := 0
-	var stop error
-	for _, err := range c.All() {
-		if err != nil {
-			stop = err
-			break
-		}
-		if listed++; listed == 1500 {
-			cancel()
-		}
-	}
-	c.Close()
-	if stop == nil || !strings.Contains(stop.Error(), "resume it with --resume") {
+	if stop := crawlUntil(t, o, 1500); stop == nil || !strings.Contains(stop.Error(), "resume it with --resume") {
 		t.Fatalf("a crawl stopped half-way ends with %v", stop)
 	}
 
 	o.Resume = true
 	c, urls := crawlAll(t, o)
-	var got []string
-	for _, u := range urls {
-		got = append(got, strings.TrimPrefix(u.Loc, site.URL))
-	}
-	slices.Sort(got)
-	if !slices.Equal(got, site.want) {
-		missing, extra := diff(site.want, got), diff(got, site.want)
-		t.Errorf("resumed crawl listed %d URLs, want %d\nmissing (%d): %q\nextra (%d): %q", len(got), len(site.want), len(missing), first(missing), len(extra), first(extra))
-	}
+	site.check(t, "resumed crawl", urls)
 	if st := c.Stats(); st.Resumed < 1000 {
 		t.Errorf("stats %+v: want the first part's pages listed again", st)
 	}
 	site.mu.Lock()
 	twice := 0
 	for p, n := range site.hits {
-		if n > 1 && p != "/robots.txt" && p != "/busy.html" { // answers 429 once
+		if n > 1 && p != "/robots.txt" && p != "/busy.html" && p != "/busy-date.html" { // answer 429 and 503 once
 			twice++
 		}
 	}
 	site.mu.Unlock()
-	if twice > o.Concurrency {
-		t.Errorf("%d pages fetched twice; at most the %d in flight at the stop may be", twice, o.Concurrency)
+	// In flight at the stop, or waiting for their canonical's fate (the
+	// site has 5 pages whose canonical names another).
+	if twice > o.Concurrency+5 {
+		t.Errorf("%d pages fetched twice; at most the %d in flight at the stop and 5 waiting may be", twice, o.Concurrency)
 	}
 
 	// Nothing is left to resume once the crawl ended.
@@ -544,4 +653,33 @@ func TestCrawlResume(t *testing.T) {
 	if _, err := source.OpenCrawl(context.Background(), source.CrawlOptions{Starts: o.Starts, Resume: true}); !errors.Is(err, source.ErrNoCheckpoint) {
 		t.Errorf("resuming without a folder: %v", err)
 	}
+}
+
+// TestCrawlResumeAfterKill: a resumed crawl killed before it could leave
+// a checkpoint leaves the previous one, and a record of pages longer than
+// it knows: resumed again, the crawl lists each page once.
+func TestCrawlResumeAfterKill(t *testing.T) {
+	site := newCrawlSite(t, 12)
+	dir := t.TempDir()
+	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
+		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
+	crawlUntil(t, o, 1000)
+	saved := map[string][]byte{}
+	for _, name := range []string{"checkpoint.json", "seen.bin"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved[name] = b
+	}
+	o.Resume = true
+	crawlUntil(t, o, 1600)
+	// Killed: the checkpoint is the first stop's.
+	for name, b := range saved {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, urls := crawlAll(t, o)
+	site.check(t, "crawl resumed after a kill", urls)
 }

@@ -33,6 +33,8 @@ type pageHead struct {
 	// write (no link, but scripts).
 	links   []pageLink
 	scripts int
+	// linksCut counts the links past MaxCrawlLinks, left out.
+	linksCut int
 }
 
 // A pageLink is a link of a page, and whether it says rel="nofollow".
@@ -68,6 +70,10 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 		}
 		abs, _, _ = strings.Cut(abs, "#")
 		if seenLink[abs] {
+			return
+		}
+		if len(h.links) >= MaxCrawlLinks {
+			h.linksCut++
 			return
 		}
 		if seenLink == nil {

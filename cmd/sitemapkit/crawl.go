@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -53,6 +54,33 @@ func (c *crawlFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&c.resume, "resume", false, "crawl: carry on the crawl stopped (Ctrl-C, its time budget) in --crawl-dir, listing what it had found")
 }
 
+// check refuses the values of the flags that mean nothing, said as the
+// flags are spelled: a crawl's flag defaults are numbers, so a 0 given is
+// a mistake, not a request for the default.
+func (c *crawlFlags) check() error {
+	var errs []string
+	if c.concurrency == 0 { // the source's own check takes the others
+		errs = append(errs, "--concurrency 0 is out of range: 1 to 256")
+	}
+	if c.maxPages < 1 {
+		errs = append(errs, fmt.Sprintf("--max-pages %d: at least 1 page", c.maxPages))
+	}
+	if c.maxDepth < 1 {
+		errs = append(errs, fmt.Sprintf("--max-depth %d: at least 1 (the start's links)", c.maxDepth))
+	}
+	if c.budget <= 0 {
+		errs = append(errs, fmt.Sprintf("--crawl-budget %v: a duration such as 90m", c.budget))
+	}
+	s := c.source()
+	if err := s.Validate(); err != nil {
+		errs = append(errs, flagWords(err, nil))
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(errs, "\n  "))
+}
+
 // source is the crawl as a config source.
 func (c *crawlFlags) source() config.Source {
 	s := config.Source{Type: config.TypeCrawl, Paths: c.starts, Hosts: c.hosts, Concurrency: c.concurrency,
@@ -91,11 +119,16 @@ scheme, host and folder (the sitemap scope rule), and --crawl-host hosts;
 every URL fetched, each redirect hop and canonical target included, is
 checked against scope and robots.txt first. Traps are capped: more than 8
 query parameters, a path segment repeated more than 3 times, more than
-1,000 URLs of one shape (digits aside: a calendar).
+1,000 URLs of one shape (digits aside: a calendar), more than 10 redirects
+and canonicals in a row, more than 5,000 links on a page (docs/limits.md).
+
+A page whose canonical names a broken URL (an error, a redirect, noindex)
+is listed: search engines ignore such a canonical.
 
 JavaScript: a page with scripts and no link is counted as client-rendered;
 with --render it is rendered in headless Chromium (Debian's chromium
-package), and its links, canonical and robots meta read from what its
+package), each request of the browser held to robots.txt and --rate (and a
+navigation to the scope), and its links, canonical and robots meta read from what its
 scripts leave.
 
 --crawl-log FILE records every URL met and why it was left out; the summary
@@ -121,6 +154,9 @@ budget, the crawl leaves what it needs there: run the same command with
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c.starts = args
+			if err := c.check(); err != nil {
+				return &usageError{msg: "crawl: " + err.Error(), hint: "sitemapkit crawl --help"}
+			}
 			return runCrawl(cmd.Context(), a, c)
 		},
 	}
@@ -174,8 +210,12 @@ func runCrawl(ctx context.Context, a *app, c *crawlFlags) error {
 	}
 	stopProgress()
 	if cr != nil {
-		for _, l := range crawlNote(cr.Stats()) {
+		st := cr.Stats()
+		for _, l := range crawlNote(st) {
 			fmt.Fprintln(a.stderr, l)
+		}
+		if st.Listed+st.Resumed == 0 {
+			return &exitError{code: exitInputErrors, err: errors.New("crawl: no page listed (the reasons are above)")}
 		}
 	}
 	return nil
@@ -211,7 +251,11 @@ func crawlProgress(a *app, cr *source.Crawl) (stop func()) {
 
 // crawlNote words a crawl's counts for a summary.
 func crawlNote(s source.CrawlStats) []string {
-	lines := []string{fmt.Sprintf("Crawl: %s fetched, %s listed.", countOf(s.Fetched, "page"), countOf(s.Listed, "URL"))}
+	listed := countOf(s.Listed+s.Resumed, "URL") + " listed"
+	if s.Resumed > 0 {
+		listed += fmt.Sprintf(" (%s before the stop)", group(s.Resumed))
+	}
+	lines := []string{fmt.Sprintf("Crawl: %s fetched, %s.", countOf(s.Fetched, "page"), listed)}
 	if len(s.Reasons) > 0 {
 		var parts []string
 		total := 0
@@ -221,8 +265,19 @@ func crawlNote(s source.CrawlStats) []string {
 		}
 		lines = append(lines, fmt.Sprintf("  left out: %s (%s)", countOf(total, "URL"), strings.Join(parts, ", ")))
 		for _, r := range slices.Sorted(maps.Keys(s.Examples)) {
-			lines = append(lines, fmt.Sprintf("    %s: %s", r, s.Examples[r]))
+			e := s.Examples[r]
+			ex := e.URL
+			switch {
+			case e.Detail != "":
+				ex += " (" + e.Detail + ")"
+			case e.Target != "":
+				ex += " -> " + e.Target
+			}
+			lines = append(lines, fmt.Sprintf("    %s: %s", r, ex))
 		}
+	}
+	if s.LinksCut > 0 {
+		lines = append(lines, fmt.Sprintf("  pages with more than %s links, the rest not followed: %s.", group(source.MaxCrawlLinks), group(s.LinksCut)))
 	}
 	switch {
 	case s.ClientRendered > 0 && s.Rendered+s.RenderErrors == 0:

@@ -88,6 +88,32 @@ func TestCrawlCommand(t *testing.T) {
 
 	r = genRun(t, "", "crawl", "not-a-url")
 	r.want(t, exitUsage)
+	// Values that mean nothing are refused, named as the flags.
+	for flag, msg := range map[string]string{
+		"--concurrency=300": "--concurrency 300 is out of range: 1 to 256",
+		"--concurrency=0":   "--concurrency 0 is out of range: 1 to 256",
+		"--rate=-3":         "--rate -3 is negative",
+		"--max-pages=0":     "--max-pages 0: at least 1 page",
+		"--max-depth=-1":    "--max-depth -1: at least 1",
+		"--crawl-budget=0s": "--crawl-budget 0s",
+	} {
+		r := genRun(t, "", "crawl", flag, s.URL+"/")
+		if r.code != exitUsage || !strings.Contains(r.stderr, msg) {
+			t.Errorf("crawl %s: exit %d, %s", flag, r.code, r.stderr)
+		}
+		r = genRun(t, "", "generate", "--base", s.URL+"/", "--out", t.TempDir(), flag, "--crawl", s.URL+"/")
+		if r.code != exitUsage || !strings.Contains(r.stderr, msg) {
+			t.Errorf("generate --crawl … %s: exit %d, %s", flag, r.code, r.stderr)
+		}
+	}
+	// A site whose robots.txt cannot be had is not crawled, and says so.
+	down := sitetest.New(t)
+	down.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
+	down.Page("/", "<html><body>home</body></html>")
+	r = genRun(t, "", "crawl", "--rate", "0", "--crawl-dir", t.TempDir(), down.URL+"/")
+	if r.code != exitInputErrors || !strings.Contains(r.stderr, "robots.txt answered 503 Service Unavailable") || !strings.Contains(r.stderr, "no page listed") {
+		t.Errorf("robots.txt answering 503: exit %d, %s", r.code, r.stderr)
+	}
 }
 
 // TestCrawlCommandRender: --render renders a page whose links its script
@@ -162,11 +188,13 @@ func TestCrawlCommandResume(t *testing.T) {
 	}
 	s.Page("/", "<html><body>"+home.String()+"</body></html>")
 	dir := filepath.Join(t.TempDir(), "crawl")
-	args := []string{"crawl", "--rate", "0", "--concurrency", "1", "--crawl-dir", dir, s.URL + "/"}
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	log := filepath.Join(t.TempDir(), "crawl.jsonl")
+	args := []string{"crawl", "--rate", "0", "--concurrency", "1", "--crawl-dir", dir, "--crawl-log", log, s.URL + "/"}
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	time.AfterFunc(150*time.Millisecond, cancel) // as Ctrl-C does
 	r := genRunCtx(t, ctx, "", args...)
-	if r.code == 0 || !strings.Contains(r.stderr, "resume it with --resume") {
+	if r.code != exitInterrupted || !strings.Contains(r.stderr, "interrupted; resume it with --resume") {
 		t.Fatalf("interrupted: exit %d\n%s", r.code, r.stderr)
 	}
 	first := strings.Count(r.stdout, "\n")
@@ -177,6 +205,28 @@ func TestCrawlCommandResume(t *testing.T) {
 	r.want(t, 0)
 	if n := strings.Count(r.stdout, "\n"); n != 41 {
 		t.Errorf("the resumed crawl printed %d pages, want all 41", n)
+	}
+	if !strings.Contains(r.stderr, fmt.Sprintf("41 URLs listed (%d before the stop)", first)) {
+		t.Errorf("summary of the resumed crawl:\n%s", r.stderr)
+	}
+	// The log goes on: each page listed is in it once, from one run or
+	// the other.
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]int{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		var e struct{ URL, Reason string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("crawl log: %q", line)
+		}
+		if e.Reason == "" {
+			listed[e.URL]++
+		}
+	}
+	if len(listed) != 41 {
+		t.Errorf("the log of the two runs lists %d pages, want 41", len(listed))
 	}
 	if _, err := os.Stat(dir); err == nil {
 		t.Error("the crawl's folder is still there after the crawl ended")

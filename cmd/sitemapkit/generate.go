@@ -531,6 +531,9 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 		add("--sitemap", config.Source{Type: config.TypeSitemap, Paths: o.sitemaps})
 	}
 	if len(o.crawl.starts) > 0 {
+		if err := o.crawl.check(); err != nil {
+			return nil, 0, &usageError{msg: "generate: " + err.Error(), hint: "sitemapkit generate --help"}
+		}
 		add("--crawl", o.crawl.source())
 	}
 	if path != "" && len(cfg.Sources) == 0 && len(cfg.Groups) == 0 {
@@ -554,6 +557,7 @@ var keyFlags = map[string]string{
 	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 	"keep_duplicates": "--no-dedupe", "state": "--state", "feed": "--feed", "feed_entries": "--feed-entries",
+	"concurrency": "--concurrency", "rate": "--rate", "budget": "--crawl-budget", "max_pages": "--max-pages",
 	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector", "timezone": "--timezone",
 	"manifest": "--manifest", "encoding": "--input-encoding", "url_encoding": "--url-encoding",
 }

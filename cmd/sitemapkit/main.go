@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sitemapkit/sitemapkit/source"
 	"io"
 	"os"
 	"os/signal"
@@ -147,7 +148,11 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return exitUsage
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "sitemapkit: interrupted")
+		msg := "interrupted"
+		if se, ok := errors.AsType[*source.StoppedError](err); ok {
+			msg += "; " + se.Resume
+		}
+		fmt.Fprintln(stderr, "sitemapkit: "+msg)
 		return exitInterrupted
 	case errors.As(err, &ee):
 		if ee.err != nil {
