@@ -126,9 +126,9 @@ const (
 	MaxCrawlSegmentRepeats = 3
 	// MaxCrawlPerPattern is how many URLs of one shape may follow each
 	// other, each found on the one before (a calendar's next month, a
-	// listing's next page): the shape is the path with every run of
-	// digits taken as one digit, and the names of the query's parameters
-	// (/calendar/2024/05?view=day is /calendar/0/0?view). URLs of a shape
+	// listing's next page): the shape is the host and path with every
+	// run of digits taken as one digit, the query aside
+	// (/calendar/2024/05?view=day is /calendar/0/0). URLs of a shape
 	// found on pages of another (a catalogue's products) are not counted.
 	MaxCrawlPerPattern = 1000
 	// MaxCrawlHops is how many redirects and canonicals in a row the
@@ -197,11 +197,17 @@ type CrawlStats struct {
 	// are likely written by JavaScript. Rendered counts those rendered
 	// (CrawlOptions.Render), RenderErrors those it failed on.
 	ClientRendered, Rendered, RenderErrors int
+	// RenderError is the first rendering's failure.
+	RenderError string
 	// Resumed counts the pages a resumed crawl had listed before.
 	Resumed int
 	// LinksCut counts the pages with more than MaxCrawlLinks links: the
 	// rest of their links were not followed.
 	LinksCut int
+	// Unlogged counts the URLs left out (out of scope, traps, past a
+	// limit) once the crawl met more URLs than it remembers (four times
+	// MaxPages): not logged, as one may be met many times.
+	Unlogged int
 }
 
 // Crawl is a Source of the pages of a live site that belong in its
@@ -442,6 +448,9 @@ func (c *Crawl) visit(it crawlItem) bool {
 		if c.ctx.Err() != nil {
 			return false // stopped while robots.txt loaded: says nothing
 		}
+		c.mu.Lock()
+		c.fetched-- // not fetched: MaxPages counts requests
+		c.mu.Unlock()
 		e.Reason, e.Detail = "robots", why
 		c.log(e)
 		return true
@@ -530,7 +539,17 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.stats.LinksCut++
 		c.mu.Unlock()
 	}
-	if h.scripts > 0 && len(h.links) == 0 {
+	if h.refresh != "" && crawlKey(crawlURL(h.refresh)) != crawlKey(it.url) {
+		// An instant or delayed refresh is a redirect to search engines.
+		target := crawlURL(h.refresh)
+		e.Reason, e.Target, e.Detail = "redirect", target, "meta refresh"
+		c.log(e)
+		c.enqueue(target, &it, false)
+		return true
+	}
+	if h.scripts > 0 && len(h.links) == 0 && !h.noindex {
+		// (A page noindex as served is not rendered: search engines do
+		// not render it, whatever its scripts would change.)
 		c.mu.Lock()
 		c.stats.ClientRendered++
 		c.mu.Unlock()
@@ -612,7 +631,9 @@ func (c *Crawl) render(rawURL string, pageURL *url.URL, h pageHead) (_ pageHead,
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil {
-		c.stats.RenderErrors++
+		if c.stats.RenderErrors++; c.stats.RenderError == "" {
+			c.stats.RenderError = err.Error()
+		}
 		return h, ""
 	}
 	c.stats.Rendered++
@@ -652,6 +673,15 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 			wait = time.Until(t)
 		}
 		wait = min(max(wait, 0), time.Minute)
+		// The whole host is given the time it asked for, not this URL
+		// alone.
+		if u, err := url.Parse(rawURL); err == nil {
+			c.mu.Lock()
+			if at := time.Now().Add(wait); at.After(c.hosts[u.Host]) {
+				c.hosts[u.Host] = at
+			}
+			c.mu.Unlock()
+		}
 		select {
 		case <-time.After(wait):
 		case <-c.ctx.Done():
@@ -671,16 +701,15 @@ func (c *Crawl) wait(ctx context.Context, rawURL string) error {
 	if c.o.Rate > 0 {
 		gap = max(gap, time.Duration(float64(time.Second)/c.o.Rate))
 	}
-	if gap == 0 {
-		return ctx.Err()
-	}
 	c.mu.Lock()
 	now := time.Now()
-	at := c.hosts[u.Host]
+	at := c.hosts[u.Host] // the host's next turn, or its Retry-After
 	if at.Before(now) {
 		at = now
 	}
-	c.hosts[u.Host] = at.Add(gap)
+	if gap > 0 {
+		c.hosts[u.Host] = at.Add(gap)
+	}
 	c.mu.Unlock()
 	if d := at.Sub(now); d > 0 {
 		select {
@@ -739,11 +768,22 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	if scoped {
 		trap = c.trap(&it, from)
 	}
+	var allowed bool
+	var why string
+	if scoped && trap == "" {
+		// Asked now, not when its turn comes: a URL robots.txt keeps the
+		// crawl from takes no place in the queue nor in MaxPages. (A stop
+		// while robots.txt loads says nothing: the URL is queued.)
+		allowed, why = c.f.Allowed(c.ctx, n, c.o.Fetch.UserAgent)
+		allowed = allowed || c.ctx.Err() != nil
+	}
 	switch {
 	case !scoped:
 		e.Reason = "out-of-scope"
 	case trap != "":
 		e.Reason, e.Detail = "trap", trap
+	case !allowed:
+		e.Reason, e.Detail = "robots", why
 	case depth > c.o.MaxDepth:
 		e.Reason, e.Detail = "limit", fmt.Sprintf("max depth (%d) reached", c.o.MaxDepth)
 	case full:
@@ -760,10 +800,14 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	}
 	// The URLs queued are remembered (MaxPages at most); the others only
 	// while the set is small, so that a site of endless links cannot
-	// grow it without bound: past that, one may be logged twice.
+	// grow it without bound. Past that, a URL left out is counted, not
+	// logged: it would be logged each time it is met.
 	c.mu.Lock()
 	if len(c.seen.m) > maxCrawlSeen*c.o.MaxPages {
 		delete(c.seen.m, h)
+		c.stats.Unlogged++
+		c.mu.Unlock()
+		return
 	}
 	c.mu.Unlock()
 	c.log(e)
@@ -835,11 +879,11 @@ func (c *Crawl) trap(it, from *crawlItem) string {
 	return ""
 }
 
-// shape is u's path with each run of digits as one 0, and the names of its
-// query's parameters, in order: /cal/2024/05?view=day is /cal/0/0?view.
+// shape is u's host and path with each run of digits as one 0:
+// /cal/2024/05?view=day is /cal/0/0. The query is left out, so that a
+// parameter that comes and goes on each click does not make a new shape.
 func shape(u *url.URL) string {
-	names := slices.Sorted(maps.Keys(u.Query()))
-	return u.Host + digitRuns(u.Path) + "?" + strings.Join(names, "&")
+	return u.Host + digitRuns(u.Path)
 }
 
 // digitRuns writes each run of digits of s as one 0.

@@ -114,3 +114,35 @@ func TestLinksCut(t *testing.T) {
 		t.Errorf("%d links kept, %d cut; want %d and 50", len(h.links), h.linksCut, MaxCrawlLinks)
 	}
 }
+
+// TestResolveIDN: a link or canonical to a host written in Unicode is the
+// host's ASCII form, not refused.
+func TestResolveIDN(t *testing.T) {
+	base, _ := url.Parse("http://bücher.example/a/")
+	for ref, want := range map[string]string{
+		"http://bücher.example/page":    "http://xn--bcher-kva.example/page",
+		"https://BÜCHER.example:8443/x": "https://xn--bcher-kva.example:8443/x",
+		"b":                             "http://xn--bcher-kva.example/a/b",
+	} {
+		if got, ok := resolve(base, ref); !ok || got != want {
+			t.Errorf("resolve(%q) = %q, %v; want %q", ref, got, ok, want)
+		}
+	}
+}
+
+// TestRefreshURL: the URL of a refresh meta, however it is spelled.
+func TestRefreshURL(t *testing.T) {
+	for content, want := range map[string]string{
+		"0; url=/next":       "/next",
+		"5;URL='/next'":      "/next",
+		`0; url = "/next"`:   "/next",
+		"0,url=/next":        "/next",
+		"30":                 "",
+		"0; /next":           "/next",
+		"0; urlencoded.html": "urlencoded.html",
+	} {
+		if got := refreshURL(content); got != want {
+			t.Errorf("refreshURL(%q) = %q, want %q", content, got, want)
+		}
+	}
+}

@@ -97,7 +97,9 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 <a href="/xrt/mixed">X-Robots-Tag with a rule that takes a value</a> <a href="/xrt/other">another crawler's noindex</a>
 <a href="/canon/slash">canonical redirecting back</a> <a href="/canon/404">canonical to a 404</a>
 <a href="/canon/sess">canonical with a session ID</a> <a href="/noct">no Content-Type</a>
-<a href="/hop/a/0">redirects without end</a> <a href="/busy-date.html">429 until a date</a>`)
+<a href="/hop/a/0">redirects without end</a> <a href="/busy-date.html">429 until a date</a>
+<a href="/refresh">meta refresh</a> <a href="/flip/1">a calendar whose parameter comes and goes</a>
+<a href="/cl-lie">a body shorter than its Content-Length</a>`)
 	page("/", "", home.String())
 	list("/")
 
@@ -114,12 +116,14 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 	list("/en/")
 	list("/de/")
 	// A section whose links a script writes: found with a renderer only.
-	page("/js/", `<script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/js/a.html">a</a> <a href="/js/move.html">m</a>' })</script>`, "")
+	page("/js/", `<script>document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/js/a.html">a</a> <a href="/js/move.html">m</a> <a href="/js/noidx.html">n</a>' })</script>`, "")
 	list("/js/")
 	page("/js/a.html", "", "")
 	// Rendered, it asks for a script robots.txt disallows, and navigates
 	// into the disallowed section: a redirect, followed by the rules.
 	page("/js/move.html", `<script src="/private/app.js"></script><script>location.replace("/private/x.html")</script>`, "")
+	// noindex as served, whatever its script does: not rendered.
+	page("/js/noidx.html", `<meta name="robots" content="noindex"><script>document.querySelector("meta[name=robots]").remove(); document.addEventListener("DOMContentLoaded", () => { document.body.innerHTML = '<a href="/js/b.html">b</a>' })</script>`, "")
 	page("/busy.html", "", "")
 	list("/busy.html")
 	// A relative link gone wrong: /loopy/a/a/a/… until a segment repeats
@@ -168,6 +172,14 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 	list("/canon/sess")
 	list("/noct")
 	list("/busy-date.html")
+	// A refresh meta is a redirect.
+	page("/refresh", `<meta http-equiv="refresh" content="0; URL='/refreshed'">`, "")
+	page("/refreshed", "", "")
+	list("/refreshed")
+	// A calendar whose ?v=list comes and goes on each click: one shape.
+	for n := 1; n <= source.MaxCrawlPerPattern; n++ {
+		list(flipPage(n))
+	}
 	slices.Sort(s.want)
 
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -201,6 +213,16 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 			w.Header().Set("X-Robots-Tag", "googlebot: nofollow, otherbot: noindex")
 		case p == "/canon/slash/":
 			http.Redirect(w, req, "/canon/slash", http.StatusMovedPermanently)
+			return
+		case strings.HasPrefix(p, "/flip/"):
+			var n int
+			fmt.Sscanf(p, "/flip/%d", &n)
+			fmt.Fprintf(w, `<html><body><a href="%s">next</a></body></html>`, flipPage(n+1))
+			return
+		case p == "/cl-lie":
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Length", "5000")
+			w.Write([]byte("<html><body>cut short"))
 			return
 		case p == "/noct":
 			w.Header()["Content-Type"] = nil // not sniffed by the server
@@ -337,7 +359,8 @@ func TestCrawl(t *testing.T) {
 		"/style.css": "not-html", "/s/0/p5.html": "noindex", "/s/0/p7.html": "noindex",
 		"/cal/2107/5": "trap", "/q?a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1&i=1": "trap", "/loopy/a/a/a/a/": "trap",
 		"/xrt/mixed": "noindex", "/canon/slash/": "redirect", "/canon/gone": "error",
-		"/hop/a/10": "redirect", "/hop/b/11": "trap",
+		"/hop/a/10": "redirect", "/hop/b/11": "trap", "/refresh": "redirect", "/cl-lie": "error",
+		flipPage(source.MaxCrawlPerPattern + 1): "trap",
 	} {
 		if got, ok := reasons[site.URL+path]; !ok || got != want {
 			t.Errorf("%s: logged %q (%v), want %q", path, got, ok, want)
@@ -398,6 +421,9 @@ func TestCrawlRender(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	if _, met := reasons["/js/b.html"]; reasons["/js/noidx.html"] != "noindex" || met {
+		t.Errorf("a page noindex as served, whose script removes it, was rendered: %q", reasons["/js/noidx.html"])
+	}
 	if reasons["/js/move.html"] != "redirect" || reasons["/private/x.html"] != "robots" {
 		t.Errorf("a page whose script navigates into a disallowed section: %q, its target %q", reasons["/js/move.html"], reasons["/private/x.html"])
 	}
@@ -468,6 +494,14 @@ func TestCrawlPolite(t *testing.T) {
 	if d := limited["/s/1/p0.html"]; d != "max depth (1) reached" {
 		t.Errorf("/s/1/p0.html, two links from the start: logged %q, want the max depth", d)
 	}
+}
+
+// flipPage is the calendar page n whose parameter comes and goes.
+func flipPage(n int) string {
+	if n%2 == 0 {
+		return fmt.Sprintf("/flip/%d?v=list", n)
+	}
+	return fmt.Sprintf("/flip/%d", n)
 }
 
 // crawlAll crawls with o, within a minute, and returns the crawl (closed
@@ -682,4 +716,57 @@ func TestCrawlResumeAfterKill(t *testing.T) {
 	}
 	_, urls := crawlAll(t, o)
 	site.check(t, "crawl resumed after a kill", urls)
+}
+
+// TestCrawlPages: MaxPages counts requests made, not the URLs robots.txt
+// keeps the crawl from; a host's Retry-After holds every request to it,
+// not only the one answered so.
+func TestCrawlPages(t *testing.T) {
+	var mu sync.Mutex
+	var busyAt time.Time
+	var during []string
+	var fetched []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /p/\n")
+			return
+		}
+		if !busyAt.IsZero() && time.Since(busyAt) < 900*time.Millisecond {
+			during = append(during, r.URL.Path)
+		}
+		fetched = append(fetched, r.URL.Path)
+		if r.URL.Path == "/busy" && busyAt.IsZero() {
+			busyAt = time.Now()
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		var b strings.Builder
+		if r.URL.Path == "/" {
+			b.WriteString(`<a href="/busy">busy</a>`)
+			for i := range 5 {
+				fmt.Fprintf(&b, `<a href="/p/%d">disallowed</a>`, i)
+			}
+			for i := range 30 {
+				fmt.Fprintf(&b, `<a href="/q/%d">allowed</a>`, i)
+			}
+		}
+		w.Write([]byte(b.String()))
+	}))
+	defer srv.Close()
+	c, urls := crawlAll(t, source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1, Concurrency: 4, MaxPages: 20})
+	mu.Lock()
+	defer mu.Unlock()
+	// 20 pages: the home page, /busy (asked for twice) and 18 of /q/.
+	if len(fetched) != 21 || len(urls) != 20 {
+		t.Errorf("MaxPages 20 with 5 URLs disallowed: %d requests, %d pages listed; want 21 and 20 (%+v)", len(fetched), len(urls), c.Stats())
+	}
+	// Requests in flight when the 503 came, and those the workers took
+	// before its answer was read, may still arrive; the rest waited.
+	if len(during) > 8 {
+		t.Errorf("%d requests within the second Retry-After asked for: %v", len(during), during)
+	}
 }

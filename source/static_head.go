@@ -6,11 +6,13 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/net/idna"
 )
 
 // maxTokenBytes bounds the tokenizer's buffer: a page whose single token
@@ -35,6 +37,9 @@ type pageHead struct {
 	scripts int
 	// linksCut counts the links past MaxCrawlLinks, left out.
 	linksCut int
+	// refresh is where a <meta http-equiv="refresh"> sends the reader,
+	// resolved: a redirect, to search engines.
+	refresh string
 }
 
 // A pageLink is a link of a page, and whether it says rel="nofollow".
@@ -131,10 +136,15 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 		}
 		switch {
 		case inHead && a == atom.Meta:
-			attrs := readAttrs(z, "name", "content")
+			attrs := readAttrs(z, "name", "content", "http-equiv")
 			if n := strings.ToLower(strings.TrimSpace(attrs[0])); n == "robots" || n == "googlebot" {
 				if robotsNoindex(attrs[1]) {
 					h.noindex = true
+				}
+			}
+			if strings.EqualFold(strings.TrimSpace(attrs[2]), "refresh") && h.refresh == "" {
+				if abs, ok := resolve(base, refreshURL(attrs[1])); ok {
+					h.refresh, _, _ = strings.Cut(abs, "#")
 				}
 			}
 		case inHead && a == atom.Base:
@@ -212,11 +222,30 @@ func (h pageHead) done(canonicals int) pageHead {
 	return h
 }
 
+// refreshURL is the URL of a refresh meta's content ("0; url=/next",
+// "5;URL='/next'"); "" when it has none (a page that reloads itself).
+func refreshURL(content string) string {
+	_, rest, ok := strings.Cut(content, ";")
+	if !ok {
+		_, rest, ok = strings.Cut(content, ",")
+	}
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	if len(rest) >= 3 && strings.EqualFold(rest[:3], "url") {
+		if r := strings.TrimSpace(rest[3:]); strings.HasPrefix(r, "=") {
+			rest = strings.TrimSpace(r[1:])
+		}
+	}
+	return strings.Trim(rest, `'"`)
+}
+
 // readAttrs returns the values of the named attributes (lower-case names),
 // the first of each, "" for those the tag lacks.
-func readAttrs(z *html.Tokenizer, names ...string) [3]string {
-	var out [3]string
-	var found [3]bool
+func readAttrs(z *html.Tokenizer, names ...string) [4]string {
+	var out [4]string
+	var found [4]bool
 	for {
 		k, v, more := z.TagAttr()
 		for i, n := range names {
@@ -266,6 +295,18 @@ func resolve(base *url.URL, ref string) (string, bool) {
 	u, err := base.Parse(ref)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", false
+	}
+	if strings.ContainsFunc(u.Host, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		// URL.String would percent-encode the host, which is no host
+		// name: in the ASCII form, it is the same host.
+		h, err := idna.Lookup.ToASCII(u.Hostname())
+		if err != nil {
+			return "", false
+		}
+		if p := u.Port(); p != "" {
+			h += ":" + p
+		}
+		u.Host = h
 	}
 	n, err := loc.Normalize(u.String())
 	if err != nil {

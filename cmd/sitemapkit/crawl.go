@@ -276,6 +276,9 @@ func crawlNote(s source.CrawlStats) []string {
 			lines = append(lines, fmt.Sprintf("    %s: %s", r, ex))
 		}
 	}
+	if s.Unlogged > 0 {
+		lines = append(lines, fmt.Sprintf("  left out, and not logged once the crawl met more URLs than it remembers (4 × --max-pages): %s.", countOf(s.Unlogged, "URL")))
+	}
 	if s.LinksCut > 0 {
 		lines = append(lines, fmt.Sprintf("  pages with more than %s links, the rest not followed: %s.", group(source.MaxCrawlLinks), group(s.LinksCut)))
 	}
@@ -283,7 +286,11 @@ func crawlNote(s source.CrawlStats) []string {
 	case s.ClientRendered > 0 && s.Rendered+s.RenderErrors == 0:
 		lines = append(lines, fmt.Sprintf("  pages that look client-rendered (scripts, no link): %s; their links are written by JavaScript, which --render runs.", group(s.ClientRendered)))
 	case s.Rendered+s.RenderErrors > 0:
-		lines = append(lines, fmt.Sprintf("  pages rendered in Chromium: %s (%s failed).", group(s.Rendered), group(s.RenderErrors)))
+		l := fmt.Sprintf("  pages rendered in Chromium: %s (%s failed).", group(s.Rendered), group(s.RenderErrors))
+		if s.RenderError != "" {
+			l += " The first failure: " + s.RenderError
+		}
+		lines = append(lines, l)
 	}
 	return lines
 }
