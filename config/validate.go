@@ -271,6 +271,11 @@ func (v *validator) source(path []string, s *Source) {
 				v.errorf(elem(path, "paths", i), "paths: %q is not an http(s) URL to start the crawl at", p)
 			}
 		}
+		for i, h := range s.Hosts {
+			if h == "" || strings.ContainsAny(h, "/?#@ ") {
+				v.errorf(elem(path, "hosts", i), "hosts %q is not a host name, such as \"cdn.example.com\" (no scheme, no path)", h)
+			}
+		}
 		if s.Concurrency < 0 || s.Concurrency > 256 {
 			v.errorf(at(path, "concurrency"), "concurrency %d is out of range: 1 to 256", s.Concurrency)
 		}

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"golang.org/x/net/html/charset"
+	"golang.org/x/net/idna"
 
 	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/fingerprint"
@@ -289,6 +290,16 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 	if len(o.Starts) == 0 {
 		return nil, errors.New("crawl: no start URL")
 	}
+	// Hosts as the URLs met spell theirs: ASCII, lower case, no default
+	// port.
+	hosts := make([]string, 0, len(o.Hosts))
+	for _, h := range o.Hosts {
+		if a, err := idna.Lookup.ToASCII(strings.TrimSuffix(strings.TrimSuffix(h, ":80"), ":443")); err == nil {
+			h = a
+		}
+		hosts = append(hosts, strings.ToLower(h))
+	}
+	o.Hosts = hosts
 	files, err := compilePatterns("files", o.Files)
 	if err != nil {
 		return nil, fmt.Errorf("crawl: %w", err)

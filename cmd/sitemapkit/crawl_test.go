@@ -90,12 +90,13 @@ func TestCrawlCommand(t *testing.T) {
 	r.want(t, exitUsage)
 	// Values that mean nothing are refused, named as the flags.
 	for flag, msg := range map[string]string{
-		"--concurrency=300": "--concurrency 300 is out of range: 1 to 256",
-		"--concurrency=0":   "--concurrency 0 is out of range: 1 to 256",
-		"--rate=-3":         "--rate -3 is negative",
-		"--max-pages=0":     "--max-pages 0: at least 1 page",
-		"--max-depth=-1":    "--max-depth -1: at least 1",
-		"--crawl-budget=0s": "--crawl-budget 0s",
+		"--concurrency=300":                     "--concurrency 300 is out of range: 1 to 256",
+		"--concurrency=0":                       "--concurrency 0 is out of range: 1 to 256",
+		"--rate=-3":                             "--rate -3 is negative",
+		"--max-pages=0":                         "--max-pages 0: at least 1 page",
+		"--max-depth=-1":                        "--max-depth -1: at least 1",
+		"--crawl-budget=0s":                     "--crawl-budget 0s",
+		"--crawl-host=https://cdn.example.com/": `--crawl-host "https://cdn.example.com/" is not a host name`,
 	} {
 		r := genRun(t, "", "crawl", flag, s.URL+"/")
 		if r.code != exitUsage || !strings.Contains(r.stderr, msg) {
@@ -113,6 +114,10 @@ func TestCrawlCommand(t *testing.T) {
 	r = genRun(t, "", "crawl", "--rate", "0", "--crawl-dir", t.TempDir(), down.URL+"/")
 	if r.code != exitInputErrors || !strings.Contains(r.stderr, "robots.txt answered 503 Service Unavailable") || !strings.Contains(r.stderr, "no page listed") {
 		t.Errorf("robots.txt answering 503: exit %d, %s", r.code, r.stderr)
+	}
+	r = genRun(t, "", "generate", "--base", down.URL+"/", "--out", t.TempDir(), "--rate", "0", "--crawl-dir", t.TempDir(), "--crawl", down.URL+"/")
+	if r.code != exitInputErrors || !strings.Contains(r.stderr, "robots.txt answered 503 Service Unavailable") || !strings.Contains(r.stderr, "no URL to publish") {
+		t.Errorf("generate --crawl, robots.txt answering 503: exit %d, %s", r.code, r.stderr)
 	}
 }
 

@@ -557,7 +557,7 @@ var keyFlags = map[string]string{
 	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 	"keep_duplicates": "--no-dedupe", "state": "--state", "feed": "--feed", "feed_entries": "--feed-entries",
-	"concurrency": "--concurrency", "rate": "--rate", "budget": "--crawl-budget", "max_pages": "--max-pages",
+	"concurrency": "--concurrency", "rate": "--rate", "hosts": "--crawl-host", "budget": "--crawl-budget", "max_pages": "--max-pages",
 	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector", "timezone": "--timezone",
 	"manifest": "--manifest", "encoding": "--input-encoding", "url_encoding": "--url-encoding",
 }
@@ -783,6 +783,10 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 		case errors.Is(err, context.Canceled):
 			return err
 		case errors.Is(err, publish.ErrEmpty):
+			// What the inputs said (a crawl's reasons) says why.
+			for _, n := range notes {
+				fmt.Fprintln(a.stderr, n)
+			}
 			return &exitError{code: exitInputErrors, err: errors.New("no URL to publish; the published set is left as it was")}
 		case errors.Is(err, publish.ErrNeedsIndex):
 			return &exitError{code: exitInputErrors, err: fmt.Errorf("%w (--index never); nothing was published", err)}
