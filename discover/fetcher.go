@@ -112,6 +112,10 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 			delete(f.robots, key)
 		}
 		f.mu.Unlock()
+		if ctx.Err() == nil {
+			// Another caller's fetch, given up: this one's goes on.
+			return f.robotsFor(ctx, u)
+		}
 	}
 	return e
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -68,6 +69,10 @@ func (c *Chromium) start() {
 		// As root (a CI container), Chromium refuses to start sandboxed.
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
+		// Frames run in the page's process, so that their requests are
+		// the page's, held to the crawl's rules (see Render).
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"),
 	)
 	if c.UserAgent != "" {
 		opts = append(opts, chromedp.UserAgent(c.UserAgent))
@@ -176,6 +181,11 @@ func (c *Chromium) Render(ctx context.Context, url string, allow func(ctx contex
 	// The page's own document was fetched by the crawl already, and
 	// allowed: its request is not asked of allow again.
 	if _, err := chromedp.Call(tctx, fetch.Enable, fetch.EnableParams{}); err != nil {
+		return nil, "", fmt.Errorf("render %s: %w", url, err)
+	}
+	// A popup would be a tab of its own, whose requests this one does not
+	// see: the page opens none.
+	if _, err := chromedp.Call(tctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: "window.open = function() { return null; };"}); err != nil {
 		return nil, "", fmt.Errorf("render %s: %w", url, err)
 	}
 	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {

@@ -65,6 +65,15 @@ func TestChromiumAllow(t *testing.T) {
 		case "/move":
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte(`<html><head><script>location.replace("/no/elsewhere")</script></head><body></body></html>`))
+		case "/frames":
+			// A popup, and a frame of another site (its own process, were
+			// sites isolated), whose script is refused.
+			w.Header().Set("Content-Type", "text/html")
+			other := strings.Replace("http://"+r.Host, "127.0.0.1", "localhost", 1)
+			w.Write([]byte(`<html><head><script>window.open("/no/popup")</script></head><body><iframe src="` + other + `/frame"></iframe></body></html>`))
+		case "/frame":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><head><script src="/no/frame.js"></script></head><body>f</body></html>`))
 		default:
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte(`<html><head><script src="/ok.js"></script><script src="/no.js"></script></head><body><img src="/img.png"></body></html>`))
@@ -92,8 +101,14 @@ func TestChromiumAllow(t *testing.T) {
 	if _, moved, err = c.Render(ctx, srv.URL+"/move", allow); err != nil || moved != srv.URL+"/no/elsewhere" {
 		t.Errorf("a page whose script navigates: moved %q, %v", moved, err)
 	}
+	if _, _, err = c.Render(ctx, srv.URL+"/frames", allow); err != nil {
+		t.Fatal(err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
+	if hits["/no/popup"] != 0 || hits["/no/frame.js"] != 0 || hits["/frame"] != 1 || !slices.ContainsFunc(asked, func(u string) bool { return strings.HasSuffix(u, "/no/frame.js") }) {
+		t.Errorf("a page with a popup and a frame of another site: requests made %v (asked %v)", hits, asked)
+	}
 	if hits["/no.js"] != 0 || hits["/no/elsewhere"] != 0 || hits["/img.png"] != 0 || hits["/ok.js"] != 1 {
 		t.Errorf("requests made: %v (asked %v)", hits, asked)
 	}

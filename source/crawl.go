@@ -12,6 +12,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -253,7 +254,7 @@ type Crawl struct {
 	// canonical only when that URL is one to list (see await).
 	fates    map[uint64]fate
 	waiting  map[uint64][]waiter
-	nWaiting int
+	waitSize int // the bytes the waiting pages hold, about
 	logMu    sync.Mutex
 	fail     error // a failure of the crawl's own files, which ends it
 
@@ -294,10 +295,18 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 	// port.
 	hosts := make([]string, 0, len(o.Hosts))
 	for _, h := range o.Hosts {
-		if a, err := idna.Lookup.ToASCII(strings.TrimSuffix(strings.TrimSuffix(h, ":80"), ":443")); err == nil {
-			h = a
+		h = strings.TrimSuffix(strings.TrimSuffix(h, ":80"), ":443")
+		name, port, err := net.SplitHostPort(h)
+		if err != nil {
+			name, port = h, ""
 		}
-		hosts = append(hosts, strings.ToLower(h))
+		if a, err := idna.Lookup.ToASCII(name); err == nil {
+			name = a
+		}
+		if port != "" {
+			name = net.JoinHostPort(name, port)
+		}
+		hosts = append(hosts, strings.ToLower(name))
 	}
 	o.Hosts = hosts
 	files, err := compilePatterns("files", o.Files)
@@ -566,7 +575,11 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.mu.Unlock()
 		if c.o.Render != nil {
 			var moved string
-			if h, moved = c.render(it.url, pageURL, h); moved != "" {
+			h, moved = c.render(it.url, pageURL, h)
+			if c.ctx.Err() != nil {
+				return false // stopped while it rendered: the resume renders it
+			}
+			if moved != "" {
 				// A script's redirect is a redirect.
 				if target, ok := c.canon(it.url, moved); ok && crawlKey(target) != crawlKey(it.url) {
 					e.Reason, e.Target, e.Detail = "redirect", target, "by a script"
@@ -641,6 +654,9 @@ func (c *Crawl) render(rawURL string, pageURL *url.URL, h pageHead) (_ pageHead,
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err != nil && c.ctx.Err() != nil {
+		return h, "" // stopped, not failed
+	}
 	if err != nil {
 		if c.stats.RenderErrors++; c.stats.RenderError == "" {
 			c.stats.RenderError = err.Error()
@@ -658,7 +674,9 @@ func (c *Crawl) allowRendered(ctx context.Context, rawURL string, document bool)
 	if document && !c.inScope(rawURL) {
 		return false
 	}
-	if ok, _ := c.f.Allowed(ctx, rawURL, c.o.Fetch.UserAgent); !ok {
+	// robots.txt is fetched for the crawl, not for this tab: a tab that
+	// closes must not make its answer "unreachable".
+	if ok, _ := c.f.Allowed(c.ctx, rawURL, c.o.Fetch.UserAgent); !ok {
 		return false
 	}
 	return c.wait(ctx, rawURL) == nil
@@ -685,12 +703,13 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 		}
 		wait = min(max(wait, 0), time.Minute)
 		// The whole host is given the time it asked for, not this URL
-		// alone.
+		// alone; and this URL waits for what another's answer asked.
 		if u, err := url.Parse(rawURL); err == nil {
 			c.mu.Lock()
 			if at := time.Now().Add(wait); at.After(c.hosts[u.Host]) {
 				c.hosts[u.Host] = at
 			}
+			wait = min(max(wait, time.Until(c.hosts[u.Host])), time.Minute)
 			c.mu.Unlock()
 		}
 		select {
@@ -702,7 +721,9 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 }
 
 // wait holds a request to rawURL's host until Rate and the host's
-// Crawl-delay allow it, or ctx is done.
+// Crawl-delay allow it, or ctx is done. A turn is taken when it comes,
+// not booked ahead: a request given up (a rendering's timeout) holds no
+// later request back.
 func (c *Crawl) wait(ctx context.Context, rawURL string) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -712,24 +733,24 @@ func (c *Crawl) wait(ctx context.Context, rawURL string) error {
 	if c.o.Rate > 0 {
 		gap = max(gap, time.Duration(float64(time.Second)/c.o.Rate))
 	}
-	c.mu.Lock()
-	now := time.Now()
-	at := c.hosts[u.Host] // the host's next turn, or its Retry-After
-	if at.Before(now) {
-		at = now
-	}
-	if gap > 0 {
-		c.hosts[u.Host] = at.Add(gap)
-	}
-	c.mu.Unlock()
-	if d := at.Sub(now); d > 0 {
+	for {
+		c.mu.Lock()
+		now := time.Now()
+		next := c.hosts[u.Host] // the host's next turn, or its Retry-After
+		if !now.Before(next) {
+			if gap > 0 {
+				c.hosts[u.Host] = now.Add(gap)
+			}
+			c.mu.Unlock()
+			return ctx.Err()
+		}
+		c.mu.Unlock()
 		select {
-		case <-time.After(d):
+		case <-time.After(next.Sub(now)):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
-	return ctx.Err()
 }
 
 // canon resolves ref against page and normalises it as the sitemap would
@@ -1001,12 +1022,16 @@ func (c *Crawl) log(e CrawlEntry) {
 	f := fateOf(e.Reason)
 	h := c.seen.hash(crawlKey(e.URL))
 	c.mu.Lock()
-	if len(c.fates) < maxCrawlSeen*c.o.MaxPages {
+	// A broken URL's fate is kept whatever the count (they were fetched:
+	// MaxPages at most); the others while there are few.
+	if f == fateBroken || len(c.fates) < maxCrawlSeen*c.o.MaxPages {
 		c.fates[h] = f
 	}
 	ws := c.waiting[h]
 	delete(c.waiting, h)
-	c.nWaiting -= len(ws)
+	for _, w := range ws {
+		c.waitSize -= w.size()
+	}
 	c.mu.Unlock()
 	for _, w := range ws {
 		c.settle(w, f, e.Reason)
@@ -1043,9 +1068,22 @@ type waiter struct {
 	r  crawlResult
 }
 
-// maxCrawlWaiting bounds the pages waiting on their canonical; past it a
-// page whose canonical names another URL is left out at once.
-const maxCrawlWaiting = 10_000
+// size is about the bytes w holds.
+func (w *waiter) size() int {
+	n := 256 + len(w.it.url) + len(w.it.from) + len(w.e.Target)
+	for _, a := range w.r.u.Alternates {
+		n += 32 + len(a.Href) + len(a.Hreflang)
+	}
+	for _, im := range w.r.u.Images {
+		n += 64 + len(im.Loc)
+	}
+	return n
+}
+
+// maxCrawlWaiting bounds the bytes the pages waiting on their canonical
+// hold; past it a page whose canonical names another URL is left out at
+// once, its canonical trusted.
+const maxCrawlWaiting = 16 << 20
 
 // await decides the page of w, whose canonical names target: left out
 // when target is a page to list (or left out for robots, scope, a trap,
@@ -1056,9 +1094,9 @@ func (c *Crawl) await(target string, w waiter) {
 	h := c.seen.hash(crawlKey(target))
 	c.mu.Lock()
 	f := c.fates[h]
-	if f == fateUnknown && c.nWaiting < maxCrawlWaiting {
+	if n := w.size(); f == fateUnknown && c.waitSize+n <= maxCrawlWaiting {
 		c.waiting[h] = append(c.waiting[h], w)
-		c.nWaiting++
+		c.waitSize += n
 		c.mu.Unlock()
 		return
 	}
@@ -1091,7 +1129,7 @@ func (c *Crawl) settleAll() {
 		ws = append(ws, w...)
 	}
 	clear(c.waiting)
-	c.nWaiting = 0
+	c.waitSize = 0
 	c.mu.Unlock()
 	for _, w := range ws {
 		c.settle(w, fateKept, "")
@@ -1223,14 +1261,14 @@ func (c *Crawl) openDir() error {
 // returns the length of the record of the pages it had listed (a line cut
 // by a kill is dropped from it).
 func (c *Crawl) resume() (int64, error) {
-	cp, seen, err := loadCheckpoint(c.dir)
+	cp, seen, fates, err := loadCheckpoint(c.dir)
 	if err != nil {
 		return 0, err
 	}
 	if !slices.Equal(cp.Starts, c.o.Starts) {
 		return 0, fmt.Errorf("crawl: the crawl stopped in %s started at %s, not %s", c.dir, strings.Join(cp.Starts, ", "), strings.Join(c.o.Starts, ", "))
 	}
-	c.seen = crawlSeen{salt: cp.Salt, m: seen}
+	c.seen, c.fates = crawlSeen{salt: cp.Salt, m: seen}, fates
 	c.fetched = cp.Fetched
 	// The queue comes back from the checkpoint; its old spill is stale.
 	if err := os.Remove(c.queue.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -1310,7 +1348,7 @@ func (c *Crawl) finish() {
 		cp.Queue = append(cp.Queue, it.record())
 	}
 	if err == nil {
-		err = saveCheckpoint(c.dir, cp, c.seen.m)
+		err = saveCheckpoint(c.dir, cp, c.seen.m, c.fates)
 	}
 	if err != nil {
 		c.fail = fmt.Errorf("crawl: saving where it stopped: %w", err)

@@ -207,6 +207,9 @@ func readFound(line []byte) (crawlResult, error) {
 
 // checkpoint is what a stopped crawl leaves for a resume.
 type checkpoint struct {
+	// Version is checkpointVersion: a folder another version of the
+	// crawl left is not misread.
+	Version int      `json:"version"`
 	Starts  []string `json:"starts"`
 	Salt    string   `json:"salt"`
 	Fetched int      `json:"fetched"`
@@ -216,6 +219,9 @@ type checkpoint struct {
 	Found int64        `json:"found"`
 	Queue []itemRecord `json:"queue"`
 }
+
+// checkpointVersion is the layout of the checkpoint and seen.bin.
+const checkpointVersion = 2
 
 // Files of a crawl's folder.
 const (
@@ -234,19 +240,30 @@ func noCheckpoint(dir string) error {
 	return fmt.Errorf("crawl: %s: %w (a crawl stopped by an interrupt or its time budget leaves one; a crawl killed or crashed does not): start it again without resume", dir, ErrNoCheckpoint)
 }
 
-// saveCheckpoint writes the checkpoint and the seen set into dir, each
-// under a temporary name then renamed: a crawl killed while it writes
-// leaves the previous checkpoint, or none.
-func saveCheckpoint(dir string, cp *checkpoint, seen map[uint64]struct{}) error {
+// saveCheckpoint writes the checkpoint and the URLs met, with the fate of
+// those decided (9 bytes each: the hash, the fate), into dir, each under
+// a temporary name then renamed: a crawl killed while it writes leaves
+// the previous checkpoint, or none.
+func saveCheckpoint(dir string, cp *checkpoint, seen map[uint64]struct{}, fates map[uint64]fate) error {
+	cp.Version = checkpointVersion
 	f, err := os.Create(filepath.Join(dir, seenFile+".tmp"))
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(f)
-	var b [8]byte
-	for h := range seen {
-		binary.LittleEndian.PutUint64(b[:], h)
+	var b [9]byte
+	put := func(h uint64, f fate) {
+		binary.LittleEndian.PutUint64(b[:8], h)
+		b[8] = byte(f)
 		bw.Write(b[:])
+	}
+	for h := range seen {
+		put(h, fates[h])
+	}
+	for h, f := range fates {
+		if _, ok := seen[h]; !ok {
+			put(h, f)
+		}
 	}
 	if err := bw.Flush(); err != nil {
 		f.Close()
@@ -268,35 +285,43 @@ func saveCheckpoint(dir string, cp *checkpoint, seen map[uint64]struct{}) error 
 	return os.Rename(filepath.Join(dir, checkpointFile+".tmp"), filepath.Join(dir, checkpointFile))
 }
 
-// loadCheckpoint reads a checkpoint and its seen set from dir.
-func loadCheckpoint(dir string) (*checkpoint, map[uint64]struct{}, error) {
+// loadCheckpoint reads a checkpoint, the URLs met and their fates from
+// dir.
+func loadCheckpoint(dir string) (*checkpoint, map[uint64]struct{}, map[uint64]fate, error) {
 	data, err := os.ReadFile(filepath.Join(dir, checkpointFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, noCheckpoint(dir)
+		return nil, nil, nil, noCheckpoint(dir)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("crawl: %w", err)
+		return nil, nil, nil, fmt.Errorf("crawl: %w", err)
 	}
 	var cp checkpoint
 	if err := json.Unmarshal(data, &cp); err != nil {
-		return nil, nil, fmt.Errorf("crawl: %s is damaged: %w", filepath.Join(dir, checkpointFile), err)
+		return nil, nil, nil, fmt.Errorf("crawl: %s is damaged: %w", filepath.Join(dir, checkpointFile), err)
+	}
+	if cp.Version != checkpointVersion {
+		return nil, nil, nil, fmt.Errorf("crawl: %s was left by another version of sitemapkit: start the crawl again without resume", dir)
 	}
 	f, err := os.Open(filepath.Join(dir, seenFile))
 	if err != nil {
-		return nil, nil, fmt.Errorf("crawl: %w", err)
+		return nil, nil, nil, fmt.Errorf("crawl: %w", err)
 	}
 	defer f.Close()
-	seen := map[uint64]struct{}{}
+	seen, fates := map[uint64]struct{}{}, map[uint64]fate{}
 	br := bufio.NewReader(f)
-	var b [8]byte
+	var b [9]byte
 	for {
 		if _, err := io.ReadFull(br, b[:]); err != nil {
 			if err == io.EOF {
 				break
 			}
-			return nil, nil, fmt.Errorf("crawl: %s is damaged: %w", filepath.Join(dir, seenFile), err)
+			return nil, nil, nil, fmt.Errorf("crawl: %s is damaged: %w", filepath.Join(dir, seenFile), err)
 		}
-		seen[binary.LittleEndian.Uint64(b[:])] = struct{}{}
+		h := binary.LittleEndian.Uint64(b[:8])
+		seen[h] = struct{}{}
+		if ft := fate(b[8]); ft != fateUnknown {
+			fates[h] = ft
+		}
 	}
-	return &cp, seen, nil
+	return &cp, seen, fates, nil
 }

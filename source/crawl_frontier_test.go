@@ -130,19 +130,24 @@ func TestResolveIDN(t *testing.T) {
 	}
 }
 
-// TestRefreshURL: the URL of a refresh meta, however it is spelled.
+// TestRefreshURL: the delay and URL of a refresh meta, however it is
+// spelled.
 func TestRefreshURL(t *testing.T) {
-	for content, want := range map[string]string{
-		"0; url=/next":       "/next",
-		"5;URL='/next'":      "/next",
-		`0; url = "/next"`:   "/next",
-		"0,url=/next":        "/next",
-		"30":                 "",
-		"0; /next":           "/next",
-		"0; urlencoded.html": "urlencoded.html",
+	for content, want := range map[string]struct {
+		delay float64
+		ref   string
+	}{
+		"0; url=/next":       {0, "/next"},
+		"5;URL='/next'":      {5, "/next"},
+		`0; url = "/next"`:   {0, "/next"},
+		"0,url=/next":        {0, "/next"},
+		"30":                 {30, ""},
+		"0; /next":           {0, "/next"},
+		"0; urlencoded.html": {0, "urlencoded.html"},
+		"soon; url=/next":    {-1, "/next"},
 	} {
-		if got := refreshURL(content); got != want {
-			t.Errorf("refreshURL(%q) = %q, want %q", content, got, want)
+		if d, ref := refreshURL(content); d != want.delay || ref != want.ref {
+			t.Errorf("refreshURL(%q) = %v, %q; want %v, %q", content, d, ref, want.delay, want.ref)
 		}
 	}
 }

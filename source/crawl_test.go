@@ -98,7 +98,7 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 <a href="/canon/slash">canonical redirecting back</a> <a href="/canon/404">canonical to a 404</a>
 <a href="/canon/sess">canonical with a session ID</a> <a href="/noct">no Content-Type</a>
 <a href="/hop/a/0">redirects without end</a> <a href="/busy-date.html">429 until a date</a>
-<a href="/refresh">meta refresh</a> <a href="/flip/1">a calendar whose parameter comes and goes</a>
+<a href="/refresh">meta refresh</a> <a href="/refresh-later">a refresh after a delay</a> <a href="/flip/1">a calendar whose parameter comes and goes</a>
 <a href="/cl-lie">a body shorter than its Content-Length</a>`)
 	page("/", "", home.String())
 	list("/")
@@ -176,6 +176,11 @@ func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 	page("/refresh", `<meta http-equiv="refresh" content="0; URL='/refreshed'">`, "")
 	page("/refreshed", "", "")
 	list("/refreshed")
+	// A refresh after a delay (a session's end) leaves the page a page.
+	page("/refresh-later", `<meta http-equiv="refresh" content="1800; url=/refreshed-later">`, "")
+	list("/refresh-later")
+	page("/refreshed-later", "", "")
+	list("/refreshed-later")
 	// A calendar whose ?v=list comes and goes on each click: one shape.
 	for n := 1; n <= source.MaxCrawlPerPattern; n++ {
 		list(flipPage(n))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,8 +38,10 @@ type pageHead struct {
 	scripts int
 	// linksCut counts the links past MaxCrawlLinks, left out.
 	linksCut int
-	// refresh is where a <meta http-equiv="refresh"> sends the reader,
-	// resolved: a redirect, to search engines.
+	// refresh is where a <meta http-equiv="refresh"> sends the reader at
+	// once, resolved: a redirect, to search engines. A refresh after a
+	// delay (a session's timeout) leaves the page what it is; its target
+	// is a link (with want.links).
 	refresh string
 }
 
@@ -143,7 +146,9 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 				}
 			}
 			if strings.EqualFold(strings.TrimSpace(attrs[2]), "refresh") && h.refresh == "" {
-				if abs, ok := resolve(base, refreshURL(attrs[1])); ok {
+				if delay, ref := refreshURL(attrs[1]); delay > 0 && want.links {
+					link(ref, false)
+				} else if abs, ok := resolve(base, ref); ok && delay == 0 {
 					h.refresh, _, _ = strings.Cut(abs, "#")
 				}
 			}
@@ -222,15 +227,20 @@ func (h pageHead) done(canonicals int) pageHead {
 	return h
 }
 
-// refreshURL is the URL of a refresh meta's content ("0; url=/next",
-// "5;URL='/next'"); "" when it has none (a page that reloads itself).
-func refreshURL(content string) string {
-	_, rest, ok := strings.Cut(content, ";")
+// refreshURL is the delay in seconds and the URL of a refresh meta's
+// content ("0; url=/next", "5;URL='/next'"); the URL is "" when it has
+// none (a page that reloads itself), the delay -1 when it is not a number.
+func refreshURL(content string) (delay float64, ref string) {
+	d, rest, ok := strings.Cut(content, ";")
 	if !ok {
-		_, rest, ok = strings.Cut(content, ",")
+		d, rest, ok = strings.Cut(content, ",")
+	}
+	delay, err := strconv.ParseFloat(strings.TrimSpace(d), 64)
+	if err != nil || delay < 0 {
+		delay = -1
 	}
 	if !ok {
-		return ""
+		return delay, ""
 	}
 	rest = strings.TrimSpace(rest)
 	if len(rest) >= 3 && strings.EqualFold(rest[:3], "url") {
@@ -238,7 +248,7 @@ func refreshURL(content string) string {
 			rest = strings.TrimSpace(r[1:])
 		}
 	}
-	return strings.Trim(rest, `'"`)
+	return delay, strings.Trim(rest, `'"`)
 }
 
 // readAttrs returns the values of the named attributes (lower-case names),

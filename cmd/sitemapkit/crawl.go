@@ -68,9 +68,6 @@ func (c *crawlFlags) check() error {
 	if c.maxDepth < 1 {
 		errs = append(errs, fmt.Sprintf("--max-depth %d: at least 1 (the start's links)", c.maxDepth))
 	}
-	if c.budget <= 0 {
-		errs = append(errs, fmt.Sprintf("--crawl-budget %v: a duration such as 90m", c.budget))
-	}
 	s := c.source()
 	if err := s.Validate(); err != nil {
 		errs = append(errs, flagWords(err, nil))

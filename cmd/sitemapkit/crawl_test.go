@@ -95,7 +95,7 @@ func TestCrawlCommand(t *testing.T) {
 		"--rate=-3":                             "--rate -3 is negative",
 		"--max-pages=0":                         "--max-pages 0: at least 1 page",
 		"--max-depth=-1":                        "--max-depth -1: at least 1",
-		"--crawl-budget=0s":                     "--crawl-budget 0s",
+		"--crawl-budget=0s":                     `--crawl-budget "0s" is not a duration`,
 		"--crawl-host=https://cdn.example.com/": `--crawl-host "https://cdn.example.com/" is not a host name`,
 	} {
 		r := genRun(t, "", "crawl", flag, s.URL+"/")

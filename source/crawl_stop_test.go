@@ -1,0 +1,166 @@
+package source_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sitemapkit/sitemapkit/source"
+)
+
+// stopSite serves pages by path, /slow only after a while as long as slow
+// is set, and counts what it answered.
+func stopSite(t *testing.T, pages map[string]string, slow *atomic.Bool) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" && slow.Load() {
+			select {
+			case <-time.After(5 * time.Second):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		p, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!DOCTYPE html><html><head>"+p)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// crawlPaths crawls with o under ctx and returns the paths listed, sorted,
+// and the error that ended the crawl.
+func crawlPaths(t *testing.T, ctx context.Context, o source.CrawlOptions, base string) ([]string, error) {
+	t.Helper()
+	c, err := source.OpenCrawl(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got []string
+	for u, err := range c.All() {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, strings.TrimPrefix(u.Loc, base))
+	}
+	slices.Sort(got)
+	return got, nil
+}
+
+// TestCrawlResumeKeepsFates: what a stopped crawl learnt of a URL (a 404)
+// is kept for the resume: a page found after it, whose canonical names
+// it, is listed as in a crawl never stopped.
+func TestCrawlResumeKeepsFates(t *testing.T) {
+	var slow atomic.Bool
+	slow.Store(true)
+	srv := stopSite(t, map[string]string{
+		"/":     `</head><body><a href="/x">x</a><a href="/slow">s</a>`,
+		"/slow": `</head><body><a href="/a">a</a>`,
+		"/a":    `<link rel="canonical" href="/x"></head>`,
+	}, &slow)
+	o := source.CrawlOptions{Starts: []string{srv.URL + "/"}, Dir: t.TempDir(), Concurrency: 2, Rate: -1}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if _, err := crawlPaths(t, ctx, o, srv.URL); err == nil {
+		t.Fatal("the crawl was not stopped")
+	}
+	slow.Store(false)
+	o.Resume = true
+	got, err := crawlPaths(t, context.Background(), o, srv.URL)
+	if want := []string{"/", "/a", "/slow"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("resumed: listed %v (%v), want %v", got, err, want)
+	}
+}
+
+// stopRenderer renders slowly while slow is set (until its context ends),
+// and otherwise writes a link, as a single-page app does.
+type stopRenderer struct{ slow *atomic.Bool }
+
+func (r stopRenderer) Render(ctx context.Context, u string, _ func(context.Context, string, bool) bool) ([]byte, string, error) {
+	if r.slow.Load() {
+		<-ctx.Done()
+		return nil, "", ctx.Err()
+	}
+	return []byte(`<html><body><a href="/app/page">p</a></body></html>`), "", nil
+}
+
+// TestCrawlStopWhileRendering: a crawl stopped while a page renders leaves
+// the page for the resume, which renders it; the stop is no render error.
+func TestCrawlStopWhileRendering(t *testing.T) {
+	var slow atomic.Bool
+	slow.Store(true)
+	srv := stopSite(t, map[string]string{"/": `<script>app()</script></head>`, "/app/page": `</head>`}, &slow)
+	o := source.CrawlOptions{Starts: []string{srv.URL + "/"}, Dir: t.TempDir(), Rate: -1, Render: stopRenderer{&slow}}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	c, err := source.OpenCrawl(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range c.All() {
+	}
+	c.Close()
+	if st := c.Stats(); st.RenderErrors != 0 {
+		t.Errorf("a stop counted as a render error: %+v", st)
+	}
+	slow.Store(false)
+	o.Resume = true
+	got, err := crawlPaths(t, context.Background(), o, srv.URL)
+	if want := []string{"/", "/app/page"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("resumed: listed %v (%v), want %v", got, err, want)
+	}
+}
+
+// burstRenderer asks for n scripts of the page at once, and gives up on
+// them (a rendering's timeout).
+type burstRenderer struct{ n int }
+
+func (r burstRenderer) Render(ctx context.Context, u string, allow func(context.Context, string, bool) bool) ([]byte, string, error) {
+	tctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range r.n {
+		wg.Go(func() { allow(tctx, fmt.Sprintf("%s/chunk%d.js", strings.TrimSuffix(u, "/"), i), false) })
+	}
+	wg.Wait()
+	return nil, "", tctx.Err()
+}
+
+// TestCrawlRenderGivesBackTurns: the host's turns a rendering's requests
+// took and gave up on go back: the next page is not held behind them.
+func TestCrawlRenderGivesBackTurns(t *testing.T) {
+	var mu sync.Mutex
+	at := map[string]time.Time{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		at[r.URL.Path] = time.Now()
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/" {
+			fmt.Fprint(w, `<html><head><script>app()</script></head></html>`)
+		}
+	}))
+	defer srv.Close()
+	// At 5 a second, 50 turns kept would hold /next 10 s.
+	_, err := crawlPaths(t, context.Background(), source.CrawlOptions{Starts: []string{srv.URL + "/", srv.URL + "/next"}, Concurrency: 1,
+		Rate: 5, Render: burstRenderer{n: 50}}, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if d := at["/next"].Sub(at["/"]); d > 5*time.Second {
+		t.Errorf("/next fetched %v after /, behind the turns a rendering gave up", d)
+	}
+}
