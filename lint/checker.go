@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/loc"
+	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -43,8 +44,9 @@ type Checker struct {
 	// CheckDocument is called.
 	Now time.Time
 
-	// Report receives every diagnostic. Nil discards them (DocResult still
-	// counts them).
+	// Report receives every diagnostic, not in the order of their places
+	// (a document's duplicate-url findings come a batch at a time). Nil
+	// discards them (DocResult still counts them).
 	Report func(Diagnostic)
 
 	// MaxBytes caps how much of a document is decompressed and read; past
@@ -68,15 +70,24 @@ type Checker struct {
 	// url-blocked-by-robots. "": URLs are not judged by robots.txt.
 	RobotsAgent string
 
-	mu            sync.Mutex
-	seed          maphash.Seed
-	seeded        bool
-	urls          hashSet  // every urlset/text/feed loc of the set
+	mu     sync.Mutex
+	seed   maphash.Seed
+	seeded bool
+	// urls is every urlset and text loc of the set: the set builders
+	// de-duplicate with, off the Go heap, at most 16 bytes a URL.
+	urls          *publish.Seen
 	indexChildren hashSet  // every child loc named by an index
 	links         []link   // hreflang links, for reciprocity
 	files         []string // document names, indexed by link.file
 	indexFiles    int
-	spare         []*hashSet // per-document sets to reuse: growing one costs more than clearing it
+	spare         []*docMemory // per-document memory to reuse: growing it costs more than clearing it
+}
+
+// docMemory is what a document's check holds of its locs, kept for the
+// next document.
+type docMemory struct {
+	local  hashSet  // an index's or feed's locs, for duplicates within it
+	hashes []uint64 // a sitemap's locs, in order (see listedBefore)
 }
 
 // A link is one hreflang alternate: page from lists page to.
@@ -179,16 +190,19 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	if publicURL != "" {
 		d.publicHash = h
 	}
+	var mem *docMemory
 	if n := len(c.spare); n > 0 {
-		d.local, c.spare = c.spare[n-1], c.spare[:n-1]
+		mem, c.spare = c.spare[n-1], c.spare[:n-1]
 	} else {
-		d.local = new(hashSet)
+		mem = new(docMemory)
 	}
+	d.local, d.hashes = &mem.local, mem.hashes[:0]
 	c.mu.Unlock()
 	defer func() {
 		d.local.reset()
+		mem.hashes = d.hashes[:0]
 		c.mu.Lock()
-		c.spare = append(c.spare, d.local)
+		c.spare = append(c.spare, mem)
 		c.mu.Unlock()
 	}()
 
@@ -218,9 +232,15 @@ type docCheck struct {
 	res        *DocResult
 	fileID     uint32
 	publicHash uint64
-	local      *hashSet            // this document's locs, for duplicates within it
+	local      *hashSet            // an index's or feed's locs, for duplicates within it
+	hashes     []uint64            // a sitemap's locs, in order (see listedBefore)
+	firstAt    map[uint64]int32    // see listedBefore
+	indexed    int                 // hashes in firstAt
+	dups       int                 // locs listed before, in the set
 	blocked    func(string) string // see checkDocument
 	pending    []pendingURL        // see flushPending
+	locs       []string            // flushPending's
+	fresh      []bool              // flushPending's
 	links      []link              // hreflang links, to add to the set's
 	year       string              // see checkFuture
 	news       int
@@ -507,15 +527,17 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	}
 	// A feed (RSS, Atom) beside the sitemaps lists their latest URLs
 	// again, as Google asks: the set's duplicates are its sitemaps'.
-	feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom
-	switch {
-	case !d.local.add(h):
-		d.add(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
-	case !feed:
-		// Whether another sitemap listed it is asked of the set a batch
-		// at a time: one lock, and lookups that overlap, not one of each
-		// a URL.
-		d.pending = append(d.pending, pendingURL{h: h, pos: d.fieldPos("loc", 0), loc: u.Loc})
+	if feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom; feed {
+		if !d.local.add(h) {
+			d.add(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this feed: "+u.Loc)
+		}
+	} else {
+		// Whether this or another sitemap listed it is asked of the set a
+		// batch at a time: one lock, and lookups that overlap, not one of
+		// each a URL; and only a loc listed before is looked for in this
+		// document's (listedBefore).
+		d.pending = append(d.pending, pendingURL{idx: int32(len(d.hashes)), pos: d.fieldPos("loc", 0), loc: u.Loc})
+		d.hashes = append(d.hashes, h)
 		if len(d.pending) == setBatch {
 			d.flushPending()
 		}
@@ -601,31 +623,61 @@ func (d *docCheck) checkAlternates(u *sitemap.URL, pos sitemap.Position) {
 // setBatch is how many URLs of a document are added to the set at once.
 const setBatch = 512
 
-// A pendingURL is a URL new in its document, not yet added to the set.
+// A pendingURL is a URL of a sitemap not yet added to the set.
 type pendingURL struct {
-	h   uint64
+	idx int32 // in docCheck.hashes
 	pos sitemap.Position
 	loc string
 }
 
 // flushPending adds the pending URLs and links to the set, and reports
-// those another sitemap listed.
+// those listed before, in this sitemap or another.
 func (d *docCheck) flushPending() {
-	d.c.mu.Lock()
-	k := 0
+	locs := d.locs[:0]
 	for _, p := range d.pending {
-		if !d.c.urls.add(p.h) {
-			d.pending[k] = p
-			k++
-		}
+		locs = append(locs, p.loc)
 	}
+	fresh := slices.Grow(d.fresh[:0], len(locs))[:len(locs)]
+	d.c.mu.Lock()
+	if d.c.urls == nil {
+		d.c.urls = publish.NewSeen()
+	}
+	d.c.urls.AddBatch(locs, fresh)
 	d.c.links = append(d.c.links, d.links...)
 	d.c.mu.Unlock()
-	for _, p := range d.pending[:k] {
-		d.add(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
+	for i, p := range d.pending {
+		switch {
+		case fresh[i]:
+		case d.listedBefore(int(p.idx)):
+			d.add(DuplicateURL, p.pos, "URL listed twice in this sitemap: "+p.loc)
+		default:
+			d.add(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
+		}
 	}
+	clear(locs)
 	clear(d.pending)
-	d.pending, d.links = d.pending[:0], d.links[:0]
+	d.pending, d.links, d.locs, d.fresh = d.pending[:0], d.links[:0], locs[:0], fresh[:0]
+}
+
+// listedBefore reports whether the loc at idx of this sitemap is one it
+// listed before: asked only of a loc the set had (a duplicate, rare), so
+// that a new loc costs this document nothing but its hash's place in
+// hashes. The first few are looked for there; past them (a sitemap that
+// lists much twice), an index of each hash's first place answers.
+func (d *docCheck) listedBefore(idx int) bool {
+	h := d.hashes[idx]
+	if d.firstAt == nil {
+		if d.dups++; d.dups <= 8 {
+			return slices.Contains(d.hashes[:idx], h)
+		}
+		d.firstAt = make(map[uint64]int32, len(d.hashes))
+	}
+	for ; d.indexed < len(d.hashes); d.indexed++ {
+		if _, ok := d.firstAt[d.hashes[d.indexed]]; !ok {
+			d.firstAt[d.hashes[d.indexed]] = int32(d.indexed)
+		}
+	}
+	return int(d.firstAt[h]) < idx
 }
 
 // finish reports the per-document findings that need the whole document.
@@ -670,7 +722,10 @@ func (c *Checker) Finish() {
 			Message: fmt.Sprintf("%d index files; Google accepts at most %d per site", c.indexFiles, maxIndexFiles)})
 	}
 	c.reciprocity()
-	c.urls, c.indexChildren, c.links, c.files, c.spare = hashSet{}, hashSet{}, nil, nil, nil
+	if c.urls != nil {
+		c.urls.Release()
+	}
+	c.urls, c.indexChildren, c.links, c.files, c.spare = nil, hashSet{}, nil, nil, nil
 }
 
 // reciprocity reports every link a→b (a ≠ b) where b is a page of the set

@@ -10,8 +10,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -148,6 +150,8 @@ func TestTextSitemap(t *testing.T) {
 	for _, d := range diags {
 		got = append(got, strconv.Itoa(d.Line)+":"+d.Rule)
 	}
+	slices.Sort(got) // Report's order is not its lines'
+
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -492,5 +496,52 @@ func TestEveryBadImageAtItsLine(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestDuplicatesInAndAcross: a loc listed before is said to be listed in
+// this sitemap or in another of the set, whichever it was, however many
+// there are (past the few looked for one by one, an index answers).
+func TestDuplicatesInAndAcross(t *testing.T) {
+	var diags []Diagnostic
+	c := &Checker{Now: testNow, Report: func(d Diagnostic) { diags = append(diags, d) }}
+	check := func(name string, locs []string) {
+		t.Helper()
+		data := strings.Join(locs, "\n") + "\n"
+		if _, err := c.CheckDocument(context.Background(), name, "https://www.example.com/"+name, strings.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := func(p string) string { return "https://www.example.com/" + p }
+	check("a.txt", []string{u("a1"), u("a2")})
+	var b []string
+	for i := range 20 {
+		b = append(b, u(fmt.Sprintf("b%d", i)))
+	}
+	b = append(b, b...)                      // lines 21-40: listed twice here
+	b = append(b, u("a1"), u("a1"), u("b0")) // 41: in a.txt; 42, 43: twice here
+	check("b.txt", b)
+	c.Finish()
+	want := map[int]string{41: "another"}
+	for l := 21; l <= 40; l++ {
+		want[l] = "this"
+	}
+	want[42], want[43] = "this", "this"
+	got := map[int]string{}
+	for _, d := range diags {
+		if d.Rule != DuplicateURL.Name {
+			continue
+		}
+		switch {
+		case d.File != "b.txt":
+			t.Errorf("duplicate in %s: %s", d.File, d.Message)
+		case strings.Contains(d.Message, "twice in this sitemap"):
+			got[d.Line] = "this"
+		case strings.Contains(d.Message, "another sitemap"):
+			got[d.Line] = "another"
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("duplicates by line: got %v\nwant %v", got, want)
 	}
 }

@@ -340,13 +340,24 @@ func (s *scanner) warnOnce(key string, off int64, rule, msg string) {
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
 
-func isNameStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':' || c >= 0x80
-}
+func isNameStart(c byte) bool { return nameBytes[c]&1 != 0 }
 
-func isNameByte(c byte) bool {
-	return isNameStart(c) || c >= '0' && c <= '9' || c == '-' || c == '.'
-}
+func isNameByte(c byte) bool { return nameBytes[c] != 0 }
+
+// nameBytes classes the bytes of XML names: 1 a name's first byte (and
+// any other), 2 a byte of a name but not its first. Non-ASCII bytes are
+// taken as name bytes, whatever character they are part of.
+var nameBytes = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == ':', c >= 0x80:
+			t[c] = 1
+		case c >= '0' && c <= '9', c == '-', c == '.':
+			t[c] = 2
+		}
+	}
+	return t
+}()
 
 // next skips character data, comments and processing instructions and
 // returns the next start or end tag (described by s.tag), or tokEOF at the
@@ -558,6 +569,15 @@ func (s *scanner) scanTag() (tokKind, error) {
 	i := 1
 	if end {
 		i = 2
+		// Most end tags close the element open, spelled as it was, with
+		// no space: matched whole.
+		if n := len(s.stack); n > 0 {
+			e := &s.stack[n-1]
+			if k := 2 + len(e.qname); s.r+k < s.w && s.buf[s.r+k] == '>' && string(s.buf[s.r+2:s.r+k]) == string(e.qname) {
+				s.r += k + 1
+				return s.pop(t, n), nil
+			}
+		}
 	}
 	nameStart := i
 	// The name.
@@ -600,16 +620,11 @@ func (s *scanner) scanTag() (tokKind, error) {
 		if n == 0 {
 			return tokEOF, s.errorf(off, "unexpected end tag </%s>", name)
 		}
-		e := &s.stack[n-1]
-		if !bytes.Equal(e.qname, name) {
+		if e := &s.stack[n-1]; !bytes.Equal(e.qname, name) {
 			return tokEOF, s.errorf(off, "element <%s> closed by </%s>", e.qname, name)
 		}
 		s.r += i + 1
-		t.end, t.empty = true, false
-		t.qname, t.local, t.id, t.uri = e.qname, e.qname[e.local:], e.id, e.uri
-		s.bindings = s.bindings[:e.nbind]
-		s.stack = s.stack[:n-1]
-		return tokEnd, nil
+		return s.pop(t, n), nil
 	}
 	// Attributes.
 	s.attrs = s.attrs[:0]
@@ -685,6 +700,17 @@ func (s *scanner) scanTag() (tokKind, error) {
 		s.stack = s.stack[:n]
 	}
 	return tokStart, nil
+}
+
+// pop ends the element on top of the stack, of n elements, describing its
+// end tag in t.
+func (s *scanner) pop(t *tagInfo, n int) tokKind {
+	e := &s.stack[n-1]
+	t.end, t.empty = true, false
+	t.qname, t.local, t.id, t.uri = e.qname, e.qname[e.local:], e.id, e.uri
+	s.bindings = s.bindings[:e.nbind]
+	s.stack = s.stack[:n-1]
+	return tokEnd
 }
 
 // scanAttr parses one attribute at s.r+i into s.attrs and returns the

@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"internal/robots":      {},
 	"internal/fetch":       {"sitemap"},
 	"discover":             {"sitemap", "loc", "internal/fetch", "internal/robots"},
-	"lint":                 {"sitemap", "loc", "discover"},
+	"lint":                 {"sitemap", "loc", "discover", "publish"},
 	"source":               {"sitemap", "loc", "discover", "fingerprint", "internal/nearest", "internal/fetch"},
 	"render":               {},
 	"internal/browsertest": {},
