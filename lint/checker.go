@@ -210,6 +210,7 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	rd.Name = name
 	rd.MaxBytes = c.MaxBytes
 	rd.OnNotice = d.notice
+	rd.ReuseURL = true // an entry is checked before the next is read
 	d.r = rd
 	err := d.run(ctx)
 	d.res.Format = rd.Format()
