@@ -281,8 +281,11 @@ func (s *scanner) resetMarks() {
 	s.pos = s.pos[:0]
 }
 
-func (s *scanner) resolveMarks() {
-	for len(s.pos) < len(s.marks) {
+func (s *scanner) resolveMarks() { s.resolveTo(len(s.marks)) }
+
+// resolveTo resolves the marks before n.
+func (s *scanner) resolveTo(n int) {
+	for len(s.pos) < n {
 		o := s.marks[len(s.pos)]
 		if o < s.base { // cannot happen: marks are resolved before they leave the buffer
 			s.pos = append(s.pos, Position{Offset: o})
@@ -292,8 +295,10 @@ func (s *scanner) resolveMarks() {
 	}
 }
 
+// markPos returns the position of mark i. The marks after it are left:
+// their text is counted with the next entry's, in one pass, unless asked.
 func (s *scanner) markPos(i int) Position {
-	s.resolveMarks()
+	s.resolveTo(i + 1)
 	return s.pos[i]
 }
 
