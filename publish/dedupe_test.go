@@ -399,3 +399,23 @@ func TestSeenReserve(t *testing.T) {
 		t.Errorf("%.1f bytes a URL, want at most 16", b)
 	}
 }
+
+// BenchmarkSeenAddBatch adds 2,000,000 new URLs to a Seen, 512 at a time,
+// as the command's read-ahead and validate do.
+func BenchmarkSeenAddBatch(b *testing.B) {
+	locs := make([]string, 2_000_000)
+	for i := range locs {
+		locs[i] = "https://www.example.com/catalog/item-" + strconv.Itoa(i) + "?color=red"
+	}
+	fresh := make([]bool, 512)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		s := NewSeen()
+		for i := 0; i < len(locs); i += 512 {
+			s.AddBatch(locs[i:min(i+512, len(locs))], fresh)
+		}
+		s.Release()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(locs)), "ns/URL")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/float64(len(locs)), "cpu-ns/URL")
+}
