@@ -338,8 +338,7 @@ func (d *docCheck) add(rule *Rule, pos sitemap.Position, msg string) {
 // addOnce records a finding that is reported once per document (at the
 // end, with its count): ignored and deprecated tags, missing x-default.
 func (d *docCheck) addOnce(rule *Rule, key string, pos sitemap.Position, msg string) {
-	if o := d.once[key]; o != nil {
-		o.count++
+	if d.again(key) {
 		return
 	}
 	if d.once == nil {
@@ -347,6 +346,17 @@ func (d *docCheck) addOnce(rule *Rule, key string, pos sitemap.Position, msg str
 	}
 	d.once[key] = &onceDiag{rule: rule, pos: pos, msg: msg, count: 1}
 	d.onceOrder = append(d.onceOrder, key)
+}
+
+// again counts one more of the findings reported once per document under
+// key, and reports whether there was one: the first's place is all the
+// report shows, so the others' are not asked of the Reader.
+func (d *docCheck) again(key string) bool {
+	if o := d.once[key]; o != nil {
+		o.count++
+		return true
+	}
+	return false
 }
 
 // fieldPos returns the position of field (of the index-th image, video or
@@ -544,10 +554,10 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 		}
 	}
 
-	if u.ChangeFreq != "" {
+	if u.ChangeFreq != "" && !d.again("changefreq") {
 		d.addOnce(ChangefreqIgnored, "changefreq", d.fieldPos("changefreq", 0), "Google ignores <changefreq>")
 	}
-	if u.Priority != "" {
+	if u.Priority != "" && !d.again("priority") {
 		d.addOnce(PriorityIgnored, "priority", d.fieldPos("priority", 0), "Google ignores <priority>")
 	}
 	if u.News != nil {
@@ -616,7 +626,7 @@ func (d *docCheck) checkAlternates(u *sitemap.URL, pos sitemap.Position) {
 	if !self {
 		d.add(HreflangMissingSelf, d.fieldPos("xhtml:link", 0), "hreflang alternates do not include the page itself ("+u.Loc+")")
 	}
-	if !xDefault {
+	if !xDefault && !d.again("x-default") {
 		d.addOnce(HreflangMissingXDefault, "x-default", d.fieldPos("xhtml:link", 0), "URLs with hreflang alternates have no x-default alternate")
 	}
 }
