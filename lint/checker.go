@@ -240,7 +240,7 @@ type docCheck struct {
 	dups       int                 // locs listed before, in the set
 	blocked    func(string) string // see checkDocument
 	pending    []pendingURL        // see flushPending
-	locs       []string            // flushPending's
+	batch      []uint64            // flushPending's
 	fresh      []bool              // flushPending's
 	links      []link              // hreflang links, to add to the set's
 	year       string              // see checkFuture
@@ -644,16 +644,17 @@ type pendingURL struct {
 // flushPending adds the pending URLs and links to the set, and reports
 // those listed before, in this sitemap or another.
 func (d *docCheck) flushPending() {
-	locs := d.locs[:0]
+	hs := d.batch[:0]
 	for _, p := range d.pending {
-		locs = append(locs, p.loc)
+		hs = append(hs, d.hashes[p.idx])
 	}
-	fresh := slices.Grow(d.fresh[:0], len(locs))[:len(locs)]
+	fresh := slices.Grow(d.fresh[:0], len(hs))[:len(hs)]
 	d.c.mu.Lock()
 	if d.c.urls == nil {
 		d.c.urls = publish.NewSeen()
 	}
-	d.c.urls.AddBatch(locs, fresh)
+	// The set's hashes are the Checker's (c.hash): a URL is hashed once.
+	d.c.urls.AddHashes(hs, fresh)
 	d.c.links = append(d.c.links, d.links...)
 	d.c.mu.Unlock()
 	for i, p := range d.pending {
@@ -665,9 +666,8 @@ func (d *docCheck) flushPending() {
 			d.add(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
 		}
 	}
-	clear(locs)
 	clear(d.pending)
-	d.pending, d.links, d.locs, d.fresh = d.pending[:0], d.links[:0], locs[:0], fresh[:0]
+	d.pending, d.links, d.batch, d.fresh = d.pending[:0], d.links[:0], hs[:0], fresh[:0]
 }
 
 // listedBefore reports whether the loc at idx of this sitemap is one it

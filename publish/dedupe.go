@@ -324,10 +324,18 @@ func (s *Seen) AddBatch(locs []string, fresh []bool) {
 	for _, l := range locs {
 		hs = append(hs, s.s.hash(l))
 	}
+	s.AddHashes(hs, fresh)
+	s.hashes = hs
+}
+
+// AddHashes is AddBatch for a caller that hashed the locs already (and
+// needs their hashes for itself): hs are 64-bit hashes, under a seed of
+// the caller's made at random for this Seen (hash/maphash), so that no
+// input can pick locs that collide. A Seen takes locs or hashes, not both.
+func (s *Seen) AddHashes(hs []uint64, fresh []bool) {
 	for i, h := range hs {
 		fresh[i] = s.s.insert(h)
 	}
-	s.hashes = hs
 }
 
 // Reserve makes room for n URLs, so that the set does not grow (rehash
