@@ -1131,9 +1131,56 @@ func (c *Crawl) settleAll() {
 	clear(c.waiting)
 	c.waitSize = 0
 	c.mu.Unlock()
-	for _, w := range ws {
+	cycle := inCycle(ws)
+	for i, w := range ws {
+		if cycle[i] {
+			w.e.Detail = "its canonical " + w.e.Target + " names, in a cycle, pages that name it back: one of them is listed, as search engines pick one"
+			w.e.Target = ""
+			c.listResult(w.e, w.r)
+			continue
+		}
 		c.settle(w, fateKept, "")
 	}
+}
+
+// inCycle marks, of pages whose canonicals name each other in a cycle (a
+// names b, b names a), the one of each cycle to list: the first URL in
+// byte order, so that every crawl picks the same.
+func inCycle(ws []waiter) []bool {
+	at := make(map[string]int, len(ws))
+	for i, w := range ws {
+		at[crawlKey(w.it.url)] = i
+	}
+	next := func(i int) int {
+		if j, ok := at[crawlKey(ws[i].e.Target)]; ok {
+			return j
+		}
+		return -1
+	}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make([]uint8, len(ws))
+	pick := make([]bool, len(ws))
+	for i := range ws {
+		var path []int
+		j := i
+		for j >= 0 && state[j] == unseen {
+			state[j] = onPath
+			path = append(path, j)
+			j = next(j)
+		}
+		if j >= 0 && state[j] == onPath {
+			cyc := path[slices.Index(path, j):]
+			pick[slices.MinFunc(cyc, func(a, b int) int { return strings.Compare(ws[a].it.url, ws[b].it.url) })] = true
+		}
+		for _, p := range path {
+			state[p] = done
+		}
+	}
+	return pick
 }
 
 // Read returns the next page found, with the contract of Source.Read. The

@@ -164,3 +164,20 @@ func TestCrawlRenderGivesBackTurns(t *testing.T) {
 		t.Errorf("/next fetched %v after /, behind the turns a rendering gave up", d)
 	}
 }
+
+// TestCrawlCanonicalCycle: of pages whose canonicals name each other, one
+// is listed (the first URL), as search engines pick one; a page whose
+// canonical names one of them is not.
+func TestCrawlCanonicalCycle(t *testing.T) {
+	var slow atomic.Bool
+	srv := stopSite(t, map[string]string{
+		"/":  `</head><body><a href="/b">b</a><a href="/a">a</a><a href="/c">c</a>`,
+		"/a": `<link rel="canonical" href="/b"></head>`,
+		"/b": `<link rel="canonical" href="/a"></head>`,
+		"/c": `<link rel="canonical" href="/b"></head>`,
+	}, &slow)
+	got, err := crawlPaths(t, context.Background(), source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1}, srv.URL)
+	if want := []string{"/", "/a"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("listed %v (%v), want %v", got, err, want)
+	}
+}
