@@ -217,6 +217,9 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	d.res.Bytes = rd.InputOffset()
 	d.res.Compressed = rd.Compressed()
 	if err != nil {
+		// What was read before the failure is checked: its URLs join
+		// the set, its duplicates are reported.
+		d.flushPending()
 		return d.res, err
 	}
 	d.finish()
@@ -540,7 +543,7 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	// again, as Google asks: the set's duplicates are its sitemaps'.
 	if feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom; feed {
 		if !d.local.add(h) {
-			d.add(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this feed: "+u.Loc)
+			d.add(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
 		}
 	} else {
 		// Whether this or another sitemap listed it is asked of the set a
@@ -745,11 +748,10 @@ func (c *Checker) Finish() {
 // or in another site's sitemap: it is not reported.
 func (c *Checker) reciprocity() {
 	links := c.links
+	// In full order, the place a link is reported at (the first of its
+	// repeats) does not change from run to run.
 	slices.SortFunc(links, func(x, y link) int {
-		if r := cmp.Compare(x.from, y.from); r != 0 {
-			return r
-		}
-		return cmp.Compare(x.to, y.to)
+		return cmp.Or(cmp.Compare(x.from, y.from), cmp.Compare(x.to, y.to), cmp.Compare(x.file, y.file), cmp.Compare(x.line, y.line))
 	})
 	hasFrom := func(from uint64) bool {
 		_, ok := slices.BinarySearchFunc(links, from, func(l link, f uint64) int { return cmp.Compare(l.from, f) })

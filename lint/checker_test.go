@@ -545,3 +545,39 @@ func TestDuplicatesInAndAcross(t *testing.T) {
 		t.Errorf("duplicates by line: got %v\nwant %v", got, want)
 	}
 }
+
+// failingReader gives data, then fails as a connection reset does.
+type failingReader struct{ data *strings.Reader }
+
+func (f failingReader) Read(p []byte) (int, error) {
+	if f.data.Len() == 0 {
+		return 0, errors.New("connection reset by peer")
+	}
+	return f.data.Read(p)
+}
+
+// TestDuplicatesBeforeFailure: a document whose reading fails part-way
+// is checked as far as it was read: its duplicates are reported, and its
+// URLs join the set, for the next document's.
+func TestDuplicatesBeforeFailure(t *testing.T) {
+	var diags []Diagnostic
+	c := &Checker{Now: testNow, Report: func(d Diagnostic) { diags = append(diags, d) }}
+	data := strings.Repeat("https://www.example.com/a\n", 3)
+	if _, err := c.CheckDocument(context.Background(), "a.txt", "https://www.example.com/a.txt", failingReader{strings.NewReader(data)}); err == nil {
+		t.Fatal("a failing read did not fail")
+	}
+	if _, err := c.CheckDocument(context.Background(), "b.txt", "https://www.example.com/b.txt", strings.NewReader("https://www.example.com/a\n")); err != nil {
+		t.Fatal(err)
+	}
+	c.Finish()
+	var got []string
+	for _, d := range diags {
+		if d.Rule == DuplicateURL.Name {
+			got = append(got, fmt.Sprintf("%s:%d", d.File, d.Line))
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"a.txt:2", "a.txt:3", "b.txt:1"}; !slices.Equal(got, want) {
+		t.Errorf("duplicates %v, want %v", got, want)
+	}
+}
