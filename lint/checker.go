@@ -70,12 +70,21 @@ type Checker struct {
 	// url-blocked-by-robots. "": URLs are not judged by robots.txt.
 	RobotsAgent string
 
+	// TempDir is the folder the check of a set of more than a million
+	// URLs keeps its records of the rest in, to find their duplicates in
+	// flat memory (16 bytes a URL on disk, removed by Finish). Default:
+	// the system's (os.TempDir).
+	TempDir string
+
 	mu     sync.Mutex
 	seed   maphash.Seed
 	seeded bool
-	// urls is every urlset and text loc of the set: the set builders
-	// de-duplicate with, off the Go heap, at most 16 bytes a URL.
+	// urls is the urlset and text locs of the set, up to setMemURLs: the
+	// set builders de-duplicate with, off the Go heap; spill, the rest
+	// (see spill.go).
 	urls          *publish.Seen
+	inSet         int
+	spill         *dupSpill
 	indexChildren hashSet  // every child loc named by an index
 	links         []link   // hreflang links, for reciprocity
 	files         []string // document names, indexed by link.file
@@ -652,22 +661,51 @@ func (d *docCheck) flushPending() {
 		hs = append(hs, d.hashes[p.idx])
 	}
 	fresh := slices.Grow(d.fresh[:0], len(hs))[:len(hs)]
-	d.c.mu.Lock()
-	if d.c.urls == nil {
-		d.c.urls = publish.NewSeen()
+	c := d.c
+	c.mu.Lock()
+	if c.urls == nil {
+		c.urls = publish.NewSeen()
 	}
-	// The set's hashes are the Checker's (c.hash): a URL is hashed once.
-	d.c.urls.AddHashes(hs, fresh)
-	d.c.links = append(d.c.links, d.links...)
-	d.c.mu.Unlock()
+	spilling := c.spill != nil || c.inSet+len(hs) > setMemURLs
+	if !spilling {
+		// The set's hashes are the Checker's (c.hash): a URL is hashed
+		// once.
+		c.urls.AddHashes(hs, fresh)
+		for _, f := range fresh {
+			if f {
+				c.inSet++
+			}
+		}
+	} else {
+		if c.spill == nil {
+			c.spill = &dupSpill{dir: c.TempDir}
+		}
+		for i, h := range hs {
+			fresh[i] = !c.urls.HasHash(h)
+		}
+	}
+	c.links = append(c.links, d.links...)
+	c.mu.Unlock()
+	var spilled []dupRecord
 	for i, p := range d.pending {
 		switch {
+		case fresh[i] && spilling:
+			// Whether it is listed again, here or in another sitemap, is
+			// known at Finish.
+			spilled = append(spilled, dupRecord{h: hs[i], at: packPlace(d.fileID, p.pos.Line, p.pos.Col)})
 		case fresh[i]:
 		case d.listedBefore(int(p.idx)):
 			d.add(DuplicateURL, p.pos, "URL listed twice in this sitemap: "+p.loc)
 		default:
 			d.add(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
 		}
+	}
+	if len(spilled) > 0 {
+		c.mu.Lock()
+		for _, r := range spilled {
+			c.spill.add(r)
+		}
+		c.mu.Unlock()
 	}
 	clear(d.pending)
 	d.pending, d.links, d.batch, d.fresh = d.pending[:0], d.links[:0], hs[:0], fresh[:0]
@@ -736,10 +774,54 @@ func (c *Checker) Finish() {
 			Message: fmt.Sprintf("%d index files; Google accepts at most %d per site", c.indexFiles, maxIndexFiles)})
 	}
 	c.reciprocity()
+	c.spilledDuplicates()
+	c.release()
+	c.indexChildren, c.links, c.files, c.spare = hashSet{}, nil, nil, nil
+}
+
+// release frees the duplicate table and removes the runs on disk: at
+// Finish, or when the check is given up.
+func (c *Checker) release() {
 	if c.urls != nil {
 		c.urls.Release()
 	}
-	c.urls, c.indexChildren, c.links, c.files, c.spare = nil, hashSet{}, nil, nil, nil
+	if c.spill != nil {
+		c.spill.remove()
+	}
+	c.urls, c.spill, c.inSet = nil, nil, 0
+}
+
+// spilledDuplicates reports the URLs past the table listed twice or more:
+// each but the first (in the order the sitemaps were checked), at its
+// place, naming the first's. They are reported last, and not counted in
+// their documents' DocResult.
+func (c *Checker) spilledDuplicates() {
+	if c.spill == nil {
+		return
+	}
+	// A URL's records come together, in the order of their places: by
+	// sitemap, and within one by line.
+	var first, fileFirst dupRecord
+	have := false
+	for r := range c.spill.merged() {
+		if !have || r.h != first.h {
+			first, fileFirst, have = r, r, true
+			continue
+		}
+		f, l, col := unpackPlace(r.at)
+		ff, fl, _ := unpackPlace(fileFirst.at)
+		msg := fmt.Sprintf("URL listed twice in this sitemap, first at line %d", fl)
+		if f != ff {
+			gf, gl, _ := unpackPlace(first.at)
+			msg = fmt.Sprintf("URL already listed in another sitemap of this set, first at %s:%d", c.files[gf], gl)
+			fileFirst = r
+		}
+		c.report(Diagnostic{File: c.files[f], Line: l, Col: col, Rule: DuplicateURL.Name, Severity: DuplicateURL.Severity, Message: msg})
+	}
+	if err := c.spill.err; err != nil {
+		c.report(Diagnostic{Rule: DuplicateURL.Name, Severity: Warning,
+			Message: fmt.Sprintf("duplicates past the first %d URLs not checked: %v", setMemURLs, err)})
+	}
 }
 
 // reciprocity reports every link a→b (a ≠ b) where b is a page of the set

@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -579,5 +580,69 @@ func TestDuplicatesBeforeFailure(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"a.txt:2", "a.txt:3", "b.txt:1"}; !slices.Equal(got, want) {
 		t.Errorf("duplicates %v, want %v", got, want)
+	}
+}
+
+// TestDuplicatesSpilled: past the URLs the table holds, duplicates across
+// sitemaps are found through runs on disk, merged at Finish: the same
+// findings, at the same places, as with the table alone, through several
+// runs and their merging.
+func TestDuplicatesSpilled(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var docs [][]string
+	for range 30 {
+		var locs []string
+		for range 200 {
+			locs = append(locs, fmt.Sprintf("https://www.example.com/p%d", r.IntN(2500)))
+		}
+		docs = append(docs, locs)
+	}
+	dir := t.TempDir()
+	late, lateHere := 0, 0 // found at Finish; in the same sitemap
+	check := func() map[string]string {
+		got := map[string]string{}
+		c := &Checker{Now: testNow, TempDir: dir, Report: func(d Diagnostic) {
+			if d.Rule != DuplicateURL.Name {
+				return
+			}
+			if strings.Contains(d.Message, ", first at ") {
+				late++
+			}
+			if strings.Contains(d.Message, "twice in this sitemap, first at line ") {
+				lateHere++
+			}
+			kind := "another"
+			if strings.Contains(d.Message, "twice in this sitemap") {
+				kind = "this"
+			}
+			got[fmt.Sprintf("%s:%d", d.File, d.Line)] = kind
+		}}
+		for i, locs := range docs {
+			name := fmt.Sprintf("s%d.txt", i)
+			if _, err := c.CheckDocument(context.Background(), name, "https://www.example.com/"+name, strings.NewReader(strings.Join(locs, "\n")+"\n")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Finish()
+		return got
+	}
+	want := check()
+	defer func(m, r, g int) { setMemURLs, spillRun, spillMerge = m, r, g }(setMemURLs, spillRun, spillMerge)
+	setMemURLs, spillRun, spillMerge = 600, 97, 5
+	got := check()
+	if len(want) < 1000 || !maps.Equal(got, want) {
+		var diff []string
+		for k, v := range want {
+			if got[k] != v {
+				diff = append(diff, k+" "+v+"/"+got[k])
+			}
+		}
+		t.Errorf("spilled: %d findings, table alone %d; differing (table/spilled): %v", len(got), len(want), diff[:min(len(diff), 10)])
+	}
+	if late < 100 || lateHere == 0 {
+		t.Errorf("%d duplicates found at Finish (%d in one sitemap): the runs were not used", late, lateHere)
+	}
+	if left, _ := os.ReadDir(dir); len(left) > 0 {
+		t.Errorf("runs left behind: %v", left)
 	}
 }

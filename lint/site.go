@@ -110,6 +110,9 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
+		c.mu.Lock()
+		c.release()
+		c.mu.Unlock()
 		return nil, err
 	}
 	c.Finish()

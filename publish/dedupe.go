@@ -338,6 +338,14 @@ func (s *Seen) AddHashes(hs []uint64, fresh []bool) {
 	}
 }
 
+// HasHash reports whether AddHashes added h: a lookup that adds nothing,
+// for a caller that keeps the set as it is past a size.
+func (s *Seen) HasHash(h uint64) bool {
+	h = key(h)
+	found, _ := s.s.segment(h).find(h)
+	return found
+}
+
 // Reserve makes room for n URLs, so that the set does not grow (rehash
 // its tables) on the way there: a caller that can tell how many URLs come
 // saves a tenth of de-duplication's time. The room is within the bound of

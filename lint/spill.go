@@ -1,0 +1,204 @@
+package lint
+
+import (
+	"bufio"
+	"cmp"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"slices"
+)
+
+// A set's URLs are looked up in a table in memory (publish.Seen) while
+// there are at most setMemURLs of them (about 12 MiB). Past that, the
+// table is kept as it is, for lookups, and the next URLs' records (hash
+// and place) are sorted in runs on disk, merged at Finish: two in
+// different sitemaps are a duplicate, reported then. Memory stays flat
+// whatever the set's size; a URL listed twice in one sitemap is still
+// found as it is read (its document's hashes).
+var (
+	setMemURLs = 1 << 20
+	spillRun   = 1 << 19 // records a run holds: 8 MiB
+	spillMerge = 256     // runs at most: past it, they are merged into one
+)
+
+// A dupRecord is a URL past the table: its hash and its place, packed
+// (the file's number in its top 24 bits, the line in the next 28, the
+// column in the last 12, capped).
+type dupRecord struct {
+	h  uint64
+	at uint64
+}
+
+func packPlace(file uint32, line, col int) uint64 {
+	return uint64(file)<<40 | uint64(min(max(line, 0), 1<<28-1))<<12 | uint64(min(max(col, 0), 1<<12-1))
+}
+
+func unpackPlace(at uint64) (file uint32, line, col int) {
+	return uint32(at >> 40), int(at >> 12 & (1<<28 - 1)), int(at & (1<<12 - 1))
+}
+
+func compareRecords(x, y dupRecord) int {
+	return cmp.Or(cmp.Compare(x.h, y.h), cmp.Compare(x.at, y.at))
+}
+
+// dupSpill is the runs of records on disk.
+type dupSpill struct {
+	dir  string // "" for the system's
+	buf  []dupRecord
+	runs []string
+	err  error // the first failure: the check of duplicates past the table stops
+}
+
+// add records r; a full buffer becomes a run.
+func (s *dupSpill) add(r dupRecord) {
+	if s.err != nil {
+		return
+	}
+	if s.buf == nil {
+		s.buf = make([]dupRecord, 0, spillRun)
+	}
+	s.buf = append(s.buf, r)
+	if len(s.buf) == spillRun {
+		s.flush()
+	}
+}
+
+// flush sorts the buffer into a run.
+func (s *dupSpill) flush() {
+	if len(s.buf) == 0 || s.err != nil {
+		return
+	}
+	slices.SortFunc(s.buf, compareRecords)
+	name, err := s.write(func(yield func(dupRecord) bool) {
+		for _, r := range s.buf {
+			if !yield(r) {
+				return
+			}
+		}
+	})
+	s.buf = s.buf[:0]
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.runs = append(s.runs, name)
+	if len(s.runs) == spillMerge {
+		// One run of them all: the merge at the end reads a bounded
+		// number of files, each through its buffer.
+		name, err := s.write(s.merged())
+		s.remove()
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.runs = []string{name}
+	}
+}
+
+// write writes the records of seq to a new run file and returns its name.
+func (s *dupSpill) write(seq func(func(dupRecord) bool)) (string, error) {
+	f, err := os.CreateTemp(s.dir, "sitemapkit-validate-*.run")
+	if err != nil {
+		return "", err
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	var b [16]byte
+	for r := range seq {
+		binary.LittleEndian.PutUint64(b[:8], r.h)
+		binary.LittleEndian.PutUint64(b[8:], r.at)
+		w.Write(b[:])
+	}
+	err = errors.Join(w.Flush(), f.Close(), s.err)
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// merged yields the records of every run and of the buffer, in order.
+// A read failure ends it and is kept in s.err.
+func (s *dupSpill) merged() func(func(dupRecord) bool) {
+	return func(yield func(dupRecord) bool) {
+		h := &runHeap{}
+		for _, name := range s.runs {
+			f, err := os.Open(name)
+			if err != nil {
+				s.err = err
+				return
+			}
+			defer f.Close()
+			rr := &runReader{r: bufio.NewReaderSize(f, 32<<10)}
+			if rr.next(s) {
+				h.rs = append(h.rs, rr)
+			}
+		}
+		slices.SortFunc(s.buf, compareRecords)
+		buf := &runReader{recs: s.buf}
+		if buf.next(s) {
+			h.rs = append(h.rs, buf)
+		}
+		heap.Init(h)
+		for h.Len() > 0 {
+			rr := h.rs[0]
+			if !yield(rr.cur) {
+				return
+			}
+			if rr.next(s) {
+				heap.Fix(h, 0)
+			} else {
+				heap.Pop(h)
+			}
+		}
+		s.buf = s.buf[:0]
+	}
+}
+
+// remove removes the run files.
+func (s *dupSpill) remove() {
+	for _, name := range s.runs {
+		os.Remove(name)
+	}
+	s.runs = nil
+}
+
+// runReader reads a run's records in order, from its file or a slice.
+type runReader struct {
+	r    *bufio.Reader
+	recs []dupRecord
+	cur  dupRecord
+}
+
+func (rr *runReader) next(s *dupSpill) bool {
+	if rr.r == nil {
+		if len(rr.recs) == 0 {
+			return false
+		}
+		rr.cur, rr.recs = rr.recs[0], rr.recs[1:]
+		return true
+	}
+	var b [16]byte
+	if _, err := io.ReadFull(rr.r, b[:]); err != nil {
+		if err != io.EOF && s.err == nil {
+			s.err = err
+		}
+		return false
+	}
+	rr.cur = dupRecord{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
+	return true
+}
+
+type runHeap struct{ rs []*runReader }
+
+func (h *runHeap) Len() int           { return len(h.rs) }
+func (h *runHeap) Less(i, j int) bool { return compareRecords(h.rs[i].cur, h.rs[j].cur) < 0 }
+func (h *runHeap) Swap(i, j int)      { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
+func (h *runHeap) Push(x any)         { h.rs = append(h.rs, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	x := h.rs[len(h.rs)-1]
+	h.rs = h.rs[:len(h.rs)-1]
+	return x
+}
