@@ -646,3 +646,22 @@ func TestDuplicatesSpilled(t *testing.T) {
 		t.Errorf("runs left behind: %v", left)
 	}
 }
+
+// TestSortRecords: the radix sort orders as the comparison does, equal
+// hashes by place.
+func TestSortRecords(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	rs := make([]dupRecord, 5000)
+	for i := range rs {
+		rs[i] = dupRecord{h: r.Uint64() >> (r.IntN(4) * 16), at: r.Uint64()}
+		if i > 0 && r.IntN(5) == 0 {
+			rs[i].h = rs[r.IntN(i)].h
+		}
+	}
+	want := slices.Clone(rs)
+	slices.SortFunc(want, compareRecords)
+	sortRecords(rs, make([]dupRecord, len(rs)))
+	if !slices.Equal(rs, want) {
+		t.Error("radix order differs from the comparison's")
+	}
+}

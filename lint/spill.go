@@ -20,7 +20,7 @@ import (
 // found as it is read (its document's hashes).
 var (
 	setMemURLs = 1 << 20
-	spillRun   = 1 << 19 // records a run holds: 8 MiB
+	spillRun   = 1 << 18 // records a run holds: 4 MiB, and as much to sort it
 	spillMerge = 256     // runs at most: past it, they are merged into one
 )
 
@@ -48,6 +48,7 @@ func compareRecords(x, y dupRecord) int {
 type dupSpill struct {
 	dir  string // "" for the system's
 	buf  []dupRecord
+	tmp  []dupRecord // sortRecords'
 	runs []string
 	err  error // the first failure: the check of duplicates past the table stops
 }
@@ -71,7 +72,7 @@ func (s *dupSpill) flush() {
 	if len(s.buf) == 0 || s.err != nil {
 		return
 	}
-	slices.SortFunc(s.buf, compareRecords)
+	s.sortBuf()
 	name, err := s.write(func(yield func(dupRecord) bool) {
 		for _, r := range s.buf {
 			if !yield(r) {
@@ -95,6 +96,50 @@ func (s *dupSpill) flush() {
 			return
 		}
 		s.runs = []string{name}
+	}
+}
+
+// sortBuf sorts the buffer.
+func (s *dupSpill) sortBuf() {
+	if len(s.tmp) < len(s.buf) {
+		s.tmp = make([]dupRecord, cap(s.buf))
+	}
+	sortRecords(s.buf, s.tmp[:len(s.buf)])
+}
+
+// sortRecords sorts rs by hash, then place, using tmp (as long): a radix
+// sort of the hashes, a byte at a time from the lowest (they are uniform:
+// no comparison), then the rare runs of equal hashes (one URL listed
+// twice) by place.
+func sortRecords(rs, tmp []dupRecord) {
+	src, dst := rs, tmp
+	for shift := 0; shift < 64; shift += 8 {
+		var at [256]int
+		for _, r := range src {
+			at[byte(r.h>>shift)]++
+		}
+		n := 0
+		for i, c := range at {
+			at[i] = n
+			n += c
+		}
+		for _, r := range src {
+			b := byte(r.h >> shift)
+			dst[at[b]] = r
+			at[b]++
+		}
+		src, dst = dst, src
+	}
+	// Eight passes: the records are back in rs.
+	for i := 0; i < len(rs); {
+		j := i + 1
+		for j < len(rs) && rs[j].h == rs[i].h {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(rs[i:j], compareRecords)
+		}
+		i = j
 	}
 }
 
@@ -136,7 +181,7 @@ func (s *dupSpill) merged() func(func(dupRecord) bool) {
 				h.rs = append(h.rs, rr)
 			}
 		}
-		slices.SortFunc(s.buf, compareRecords)
+		s.sortBuf()
 		buf := &runReader{recs: s.buf}
 		if buf.next(s) {
 			h.rs = append(h.rs, buf)
