@@ -123,7 +123,7 @@ func BenchmarkGenerateState(b *testing.B) {
 
 // benchWorkload writes the benchmark harness's workload (../shared/bench):
 // n CSV rows of loc (with a bare &), lastmod, changefreq and priority.
-func benchWorkload(b *testing.B, n int) string {
+func benchWorkload(b testing.TB, n int) string {
 	in := filepath.Join(b.TempDir(), "in.csv")
 	f, err := os.Create(in)
 	if err != nil {
