@@ -192,3 +192,23 @@ func FuzzFastEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestIntern: the common values come back as the shared strings, the
+// others as "".
+func TestIntern(t *testing.T) {
+	for _, c := range changefreqs {
+		if got := intern(2, []byte(c)); got != c {
+			t.Errorf("intern(changefreq %q) = %q", c, got)
+		}
+	}
+	for _, p := range priorities {
+		if got := intern(3, []byte(p)); got != p {
+			t.Errorf("intern(priority %q) = %q", p, got)
+		}
+	}
+	for _, v := range []string{"1.5", "0.55", "2", " 1", "1.", ".5", "0,5", "a.0", "Daily", "dailyy", ""} {
+		if intern(2, []byte(v)) != "" || intern(3, []byte(v)) != "" {
+			t.Errorf("intern(%q) is not empty", v)
+		}
+	}
+}

@@ -151,16 +151,14 @@ var (
 func intern(f int, v []byte) string {
 	if f == 2 {
 		for _, c := range changefreqs {
-			if string(v) == c {
+			if len(v) == len(c) && string(v) == c {
 				return c
 			}
 		}
-	} else if f == 3 {
-		for _, p := range priorities {
-			if string(v) == p {
-				return p
-			}
-		}
+	} else if f == 3 && len(v) == 3 && v[1] == '.' && (v[0] == '0' || v[0] == '1' && v[2] == '0') && v[2] >= '0' && v[2] <= '9' {
+		return priorities[int(v[0]-'0')*10+int(v[2]-'0')]
+	} else if f == 3 && len(v) == 1 && (v[0] == '0' || v[0] == '1') {
+		return priorities[11+int(v[0]-'0')]
 	}
 	return ""
 }
@@ -285,6 +283,20 @@ var fastEntries = true
 // coreNames are the core fields' element names, in their order.
 var coreNames = [4]string{"loc", "lastmod", "changefreq", "priority"}
 
+// coreIndex is the core field whose name starts with c (loc for 'l',
+// which lastmod shares), or -1.
+func coreIndex(c byte) int {
+	switch c {
+	case 'l':
+		return 0
+	case 'c':
+		return 2
+	case 'p':
+		return 3
+	}
+	return -1
+}
+
 // fastEntry reads the rest of a <url> written as most are, whole in the
 // buffer: its core fields in order, each once, with nothing but white
 // space between them, no attribute, comment, CDATA or other element, the
@@ -317,10 +329,13 @@ func (r *Reader) fastEntry(span *[4][2]int, fixed *[4]string) bool {
 			break
 		}
 		f := -1
-		for k, name := range coreNames {
+		if k := coreIndex(b[i+1]); k >= 0 {
+			if b[i+1] == 'l' && i+2 < len(b) && b[i+2] == 'a' {
+				k = 1 // lastmod, not loc
+			}
+			name := coreNames[k]
 			if e := i + 1 + len(name); e < len(b) && b[e] == '>' && string(b[i+1:e]) == name {
 				f = k
-				break
 			}
 		}
 		if f <= last {
