@@ -938,6 +938,12 @@ func (s *scanner) decode(dst, seg []byte, off int64) []byte {
 		dst = append(dst, seg[:j]...)
 		off += int64(j)
 		seg = seg[j:]
+		if len(seg) >= 5 && string(seg[:5]) == "&amp;" { // nearly every entity of a URL
+			dst = append(dst, '&')
+			seg = seg[5:]
+			off += 5
+			continue
+		}
 		n, r, ok := entity(seg)
 		if !ok {
 			end := bytes.IndexAny(seg[:min(len(seg), 12)], "; \t\r\n<")

@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -339,8 +340,7 @@ const (
 // UTF-8 sequence. It tests all eight at once (the zero-byte trick of "Bit
 // Twiddling Hacks": x-ones & ^x & high is nonzero iff a byte of x is 0).
 func plain8(s string) bool {
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	x := binary.LittleEndian.Uint64([]byte(s[:8])) // one load: the conversion is not made
 	quote := x ^ (ones * '"')
 	backslash := x ^ (ones * '\\')
 	control := (x - ones*0x20) & ^x // high bit set where a byte < 0x20 (no high bytes, checked first)
