@@ -150,10 +150,13 @@ var (
 
 func intern(f int, v []byte) string {
 	if f == 2 {
-		for _, c := range changefreqs {
-			if len(v) == len(c) && string(v) == c {
-				return c
-			}
+		if len(v) == 0 {
+			return ""
+		}
+		// Their first letters differ: one comparison.
+		i := strings.IndexByte("ahdwmyn", v[0])
+		if i >= 0 && string(v) == changefreqs[i] {
+			return changefreqs[i]
 		}
 	} else if f == 3 && len(v) == 3 && v[1] == '.' && (v[0] == '0' || v[0] == '1' && v[2] == '0') && v[2] >= '0' && v[2] <= '9' {
 		return priorities[int(v[0]-'0')*10+int(v[2]-'0')]
