@@ -260,6 +260,8 @@ type docCheck struct {
 	fatal      bool                 // reading stopped at damage
 	tooLarge   bool                 // file-too-large already reported
 	once       map[string]*onceDiag // aggregated per-document findings, by key
+	changefreq *onceDiag            // once["changefreq"], once there
+	priority   *onceDiag            // once["priority"], once there
 	onceOrder  []string
 	entry      []findingKey            // this entry's findings so far, to drop repeats
 	entrySet   map[findingKey]struct{} // the same once entry is long: a URL with thousands of bad images
@@ -527,9 +529,8 @@ func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
 func (d *docCheck) checkURL(u *sitemap.URL) {
 	d.resetEntry()
 	defer func() { d.missing = d.missing[:0] }()
-	pos := d.r.Pos()
 	if d.res.Entries == sitemap.MaxURLs+1 {
-		d.add(TooManyURLs, pos, fmt.Sprintf("more than %d URLs in one sitemap; split it and list the parts in an index", sitemap.MaxURLs))
+		d.add(TooManyURLs, d.r.Pos(), fmt.Sprintf("more than %d URLs in one sitemap; split it and list the parts in an index", sitemap.MaxURLs))
 	}
 	if u.Loc == "" {
 		u.Check(d.violation) // missing-tag
@@ -545,8 +546,11 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	}
 
 	h := d.c.hash(u.Loc)
-	for _, a := range u.Alternates {
-		d.links = append(d.links, link{from: h, to: d.c.hash(a.Href), file: d.fileID, line: uint32(pos.Line)})
+	if len(u.Alternates) > 0 {
+		line := uint32(d.r.Pos().Line)
+		for _, a := range u.Alternates {
+			d.links = append(d.links, link{from: h, to: d.c.hash(a.Href), file: d.fileID, line: line})
+		}
 	}
 	// A feed (RSS, Atom) beside the sitemaps lists their latest URLs
 	// again, as Google asks: the set's duplicates are its sitemaps'.
@@ -566,17 +570,29 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 		}
 	}
 
-	if u.ChangeFreq != "" && !d.again("changefreq") {
-		d.addOnce(ChangefreqIgnored, "changefreq", d.fieldPos("changefreq", 0), "Google ignores <changefreq>")
+	// Nearly every entry of many sitemaps: counted through a pointer
+	// kept, not looked up by key.
+	if u.ChangeFreq != "" {
+		if d.changefreq == nil {
+			d.addOnce(ChangefreqIgnored, "changefreq", d.fieldPos("changefreq", 0), "Google ignores <changefreq>")
+			d.changefreq = d.once["changefreq"]
+		} else {
+			d.changefreq.count++
+		}
 	}
-	if u.Priority != "" && !d.again("priority") {
-		d.addOnce(PriorityIgnored, "priority", d.fieldPos("priority", 0), "Google ignores <priority>")
+	if u.Priority != "" {
+		if d.priority == nil {
+			d.addOnce(PriorityIgnored, "priority", d.fieldPos("priority", 0), "Google ignores <priority>")
+			d.priority = d.once["priority"]
+		} else {
+			d.priority.count++
+		}
 	}
 	if u.News != nil {
 		d.checkNews(u.News)
 	}
 	if len(u.Alternates) > 0 {
-		d.checkAlternates(u, pos)
+		d.checkAlternates(u, d.r.Pos())
 	}
 }
 
