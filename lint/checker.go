@@ -362,6 +362,18 @@ func (d *docCheck) addOnce(rule *Rule, key string, pos sitemap.Position, msg str
 	d.onceOrder = append(d.onceOrder, key)
 }
 
+// countOnce is addOnce for a finding on the field key of nearly every
+// entry of many sitemaps: after the first, counted through the pointer
+// kept in *slot, not looked up by key.
+func (d *docCheck) countOnce(slot **onceDiag, rule *Rule, key, msg string) {
+	if *slot != nil {
+		(*slot).count++
+		return
+	}
+	d.addOnce(rule, key, d.fieldPos(key, 0), msg)
+	*slot = d.once[key]
+}
+
 // again counts one more of the findings reported once per document under
 // key, and reports whether there was one: the first's place is all the
 // report shows, so the others' are not asked of the Reader.
@@ -570,23 +582,11 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 		}
 	}
 
-	// Nearly every entry of many sitemaps: counted through a pointer
-	// kept, not looked up by key.
 	if u.ChangeFreq != "" {
-		if d.changefreq == nil {
-			d.addOnce(ChangefreqIgnored, "changefreq", d.fieldPos("changefreq", 0), "Google ignores <changefreq>")
-			d.changefreq = d.once["changefreq"]
-		} else {
-			d.changefreq.count++
-		}
+		d.countOnce(&d.changefreq, ChangefreqIgnored, "changefreq", "Google ignores <changefreq>")
 	}
 	if u.Priority != "" {
-		if d.priority == nil {
-			d.addOnce(PriorityIgnored, "priority", d.fieldPos("priority", 0), "Google ignores <priority>")
-			d.priority = d.once["priority"]
-		} else {
-			d.priority.count++
-		}
+		d.countOnce(&d.priority, PriorityIgnored, "priority", "Google ignores <priority>")
 	}
 	if u.News != nil {
 		d.checkNews(u.News)
