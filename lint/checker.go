@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -72,8 +73,8 @@ type Checker struct {
 
 	// TempDir is the folder the check of a set of more than a million
 	// URLs keeps its records of the rest in, to find their duplicates in
-	// flat memory (16 bytes a URL on disk, removed by Finish). Default:
-	// the system's (os.TempDir).
+	// flat memory (20 bytes a URL on disk, removed by Finish, or once the
+	// Checker is garbage). Default: the system's (os.TempDir).
 	TempDir string
 
 	mu     sync.Mutex
@@ -89,7 +90,8 @@ type Checker struct {
 	links         []link   // hreflang links, for reciprocity
 	files         []string // document names, indexed by link.file
 	indexFiles    int
-	spare         []*docMemory // per-document memory to reuse: growing it costs more than clearing it
+	late          map[string]*[3]int // findings reported at Finish, by file: errors, warnings, infos
+	spare         []*docMemory       // per-document memory to reuse: growing it costs more than clearing it
 }
 
 // docMemory is what a document's check holds of its locs, kept for the
@@ -699,6 +701,8 @@ func (d *docCheck) flushPending() {
 	} else {
 		if c.spill == nil {
 			c.spill = &dupSpill{dir: c.TempDir}
+			// A Checker dropped without Finish must not leave its runs.
+			runtime.AddCleanup(c, (*dupSpill).remove, c.spill)
 		}
 		for i, h := range hs {
 			fresh[i] = !c.urls.HasHash(h)
@@ -712,7 +716,7 @@ func (d *docCheck) flushPending() {
 		case fresh[i] && spilling:
 			// Whether it is listed again, here or in another sitemap, is
 			// known at Finish.
-			spilled = append(spilled, dupRecord{h: hs[i], at: packPlace(d.fileID, p.pos.Line, p.pos.Col)})
+			spilled = append(spilled, dupRecord{h: hs[i], file: d.fileID, line: uint32(max(p.pos.Line, 0)), col: uint32(max(p.pos.Col, 0))})
 		case fresh[i]:
 		case d.listedBefore(int(p.idx)):
 			d.add(DuplicateURL, p.pos, "URL listed twice in this sitemap: "+p.loc)
@@ -828,19 +832,39 @@ func (c *Checker) spilledDuplicates() {
 			first, fileFirst, have = r, r, true
 			continue
 		}
-		f, l, col := unpackPlace(r.at)
-		ff, fl, _ := unpackPlace(fileFirst.at)
-		msg := fmt.Sprintf("URL listed twice in this sitemap, first at line %d", fl)
-		if f != ff {
-			gf, gl, _ := unpackPlace(first.at)
-			msg = fmt.Sprintf("URL already listed in another sitemap of this set, first at %s:%d", c.files[gf], gl)
+		msg := fmt.Sprintf("URL listed twice in this sitemap, first at %d:%d", fileFirst.line, fileFirst.col)
+		if r.file != fileFirst.file {
+			msg = fmt.Sprintf("URL already listed in another sitemap of this set, first at %s:%d:%d", c.files[first.file], first.line, first.col)
 			fileFirst = r
 		}
-		c.report(Diagnostic{File: c.files[f], Line: l, Col: col, Rule: DuplicateURL.Name, Severity: DuplicateURL.Severity, Message: msg})
+		c.reportLate(Diagnostic{File: c.files[r.file], Line: int(r.line), Col: int(r.col), Rule: DuplicateURL.Name, Severity: DuplicateURL.Severity, Message: msg})
 	}
 	if err := c.spill.err; err != nil {
 		c.report(Diagnostic{Rule: DuplicateURL.Name, Severity: Warning,
 			Message: fmt.Sprintf("duplicates past the first %d URLs not checked: %v", setMemURLs, err)})
+	}
+}
+
+// reportLate reports d, found at Finish, and counts it for its file (see
+// CheckSite), as CheckDocument counts a document's findings in its
+// DocResult.
+func (c *Checker) reportLate(d Diagnostic) {
+	c.report(d)
+	if c.late == nil {
+		c.late = map[string]*[3]int{}
+	}
+	n := c.late[d.File]
+	if n == nil {
+		n = new([3]int)
+		c.late[d.File] = n
+	}
+	switch d.Severity {
+	case Error:
+		n[0]++
+	case Warning:
+		n[1]++
+	default:
+		n[2]++
 	}
 }
 
@@ -893,6 +917,6 @@ func (c *Checker) reciprocity() {
 		if n > 1 {
 			msg = fmt.Sprintf("%d hreflang alternates of this URL have alternates of their own in this set, but none back to this URL; Google ignores links that are not returned", n)
 		}
-		c.report(Diagnostic{File: c.files[l.file], Line: int(l.line), Rule: HreflangNotReciprocal.Name, Severity: HreflangNotReciprocal.Severity, Message: msg})
+		c.reportLate(Diagnostic{File: c.files[l.file], Line: int(l.line), Rule: HreflangNotReciprocal.Name, Severity: HreflangNotReciprocal.Severity, Message: msg})
 	}
 }

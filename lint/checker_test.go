@@ -608,7 +608,7 @@ func TestDuplicatesSpilled(t *testing.T) {
 			if strings.Contains(d.Message, ", first at ") {
 				late++
 			}
-			if strings.Contains(d.Message, "twice in this sitemap, first at line ") {
+			if strings.Contains(d.Message, "twice in this sitemap, first at ") {
 				lateHere++
 			}
 			kind := "another"
@@ -653,7 +653,7 @@ func TestSortRecords(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	rs := make([]dupRecord, 5000)
 	for i := range rs {
-		rs[i] = dupRecord{h: r.Uint64() >> (r.IntN(4) * 16), at: r.Uint64()}
+		rs[i] = dupRecord{h: r.Uint64() >> (r.IntN(4) * 16), file: r.Uint32(), line: r.Uint32(), col: r.Uint32()}
 		if i > 0 && r.IntN(5) == 0 {
 			rs[i].h = rs[r.IntN(i)].h
 		}

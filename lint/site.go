@@ -119,7 +119,15 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 	out := make([]FileResult, len(files))
 	for i, fr := range files {
 		out[i] = *fr
+		if n := c.late[fr.Name]; n != nil {
+			// Found at Finish (duplicates on disk, hreflang reciprocity):
+			// counted with the file's own.
+			out[i].Errors += n[0]
+			out[i].Warnings += n[1]
+			out[i].Infos += n[2]
+		}
 	}
+	c.late = nil
 	return out, nil
 }
 

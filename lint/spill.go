@@ -20,36 +20,32 @@ import (
 // found as it is read (its document's hashes).
 var (
 	setMemURLs = 1 << 20
-	spillRun   = 1 << 18 // records a run holds: 4 MiB, and as much to sort it
-	spillMerge = 256     // runs at most: past it, they are merged into one
+	spillRun   = 1 << 17 // records a run holds: 3 MiB, and as much to sort it
+	spillMerge = 64      // runs of one size: so many are merged into one of the next
 )
 
-// A dupRecord is a URL past the table: its hash and its place, packed
-// (the file's number in its top 24 bits, the line in the next 28, the
-// column in the last 12, capped).
+// A dupRecord is a URL past the table: its hash and its place.
 type dupRecord struct {
-	h  uint64
-	at uint64
+	h               uint64
+	file, line, col uint32
 }
 
-func packPlace(file uint32, line, col int) uint64 {
-	return uint64(file)<<40 | uint64(min(max(line, 0), 1<<28-1))<<12 | uint64(min(max(col, 0), 1<<12-1))
-}
-
-func unpackPlace(at uint64) (file uint32, line, col int) {
-	return uint32(at >> 40), int(at >> 12 & (1<<28 - 1)), int(at & (1<<12 - 1))
-}
+// recordSize is a dupRecord's size on disk.
+const recordSize = 20
 
 func compareRecords(x, y dupRecord) int {
-	return cmp.Or(cmp.Compare(x.h, y.h), cmp.Compare(x.at, y.at))
+	return cmp.Or(cmp.Compare(x.h, y.h), cmp.Compare(x.file, y.file), cmp.Compare(x.line, y.line), cmp.Compare(x.col, y.col))
 }
 
-// dupSpill is the runs of records on disk.
+// dupSpill is the runs of records on disk: runs[k] holds runs of
+// spillRun·spillMerge^k records, fewer than spillMerge of them, so that a
+// record is written once for each size it goes through (a handful), and
+// the merge at the end reads a bounded number of files.
 type dupSpill struct {
 	dir  string // "" for the system's
 	buf  []dupRecord
 	tmp  []dupRecord // sortRecords'
-	runs []string
+	runs [][]string
 	err  error // the first failure: the check of duplicates past the table stops
 }
 
@@ -85,18 +81,29 @@ func (s *dupSpill) flush() {
 		s.err = err
 		return
 	}
-	s.runs = append(s.runs, name)
-	if len(s.runs) == spillMerge {
-		// One run of them all: the merge at the end reads a bounded
-		// number of files, each through its buffer.
-		name, err := s.write(s.merged())
-		s.remove()
-		if err != nil {
-			s.err = err
-			return
-		}
-		s.runs = []string{name}
+	s.addRun(0, name)
+}
+
+// addRun adds the run name to those of size k, merging them into one of
+// size k+1 when there are spillMerge.
+func (s *dupSpill) addRun(k int, name string) {
+	for len(s.runs) <= k {
+		s.runs = append(s.runs, nil)
 	}
+	s.runs[k] = append(s.runs[k], name)
+	if len(s.runs[k]) < spillMerge {
+		return
+	}
+	merged, err := s.write(s.mergeRuns(s.runs[k], false))
+	for _, r := range s.runs[k] {
+		os.Remove(r)
+	}
+	s.runs[k] = nil
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.addRun(k+1, merged)
 }
 
 // sortBuf sorts the buffer.
@@ -150,10 +157,12 @@ func (s *dupSpill) write(seq func(func(dupRecord) bool)) (string, error) {
 		return "", err
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
-	var b [16]byte
+	var b [recordSize]byte
 	for r := range seq {
 		binary.LittleEndian.PutUint64(b[:8], r.h)
-		binary.LittleEndian.PutUint64(b[8:], r.at)
+		binary.LittleEndian.PutUint32(b[8:], r.file)
+		binary.LittleEndian.PutUint32(b[12:], r.line)
+		binary.LittleEndian.PutUint32(b[16:], r.col)
 		w.Write(b[:])
 	}
 	err = errors.Join(w.Flush(), f.Close(), s.err)
@@ -167,9 +176,19 @@ func (s *dupSpill) write(seq func(func(dupRecord) bool)) (string, error) {
 // merged yields the records of every run and of the buffer, in order.
 // A read failure ends it and is kept in s.err.
 func (s *dupSpill) merged() func(func(dupRecord) bool) {
+	var all []string
+	for _, rs := range s.runs {
+		all = append(all, rs...)
+	}
+	return s.mergeRuns(all, true)
+}
+
+// mergeRuns yields the records of the runs named, and of the buffer when
+// withBuf, in order.
+func (s *dupSpill) mergeRuns(names []string, withBuf bool) func(func(dupRecord) bool) {
 	return func(yield func(dupRecord) bool) {
 		h := &runHeap{}
-		for _, name := range s.runs {
+		for _, name := range names {
 			f, err := os.Open(name)
 			if err != nil {
 				s.err = err
@@ -181,10 +200,12 @@ func (s *dupSpill) merged() func(func(dupRecord) bool) {
 				h.rs = append(h.rs, rr)
 			}
 		}
-		s.sortBuf()
-		buf := &runReader{recs: s.buf}
-		if buf.next(s) {
-			h.rs = append(h.rs, buf)
+		if withBuf {
+			s.sortBuf()
+			buf := &runReader{recs: s.buf}
+			if buf.next(s) {
+				h.rs = append(h.rs, buf)
+			}
 		}
 		heap.Init(h)
 		for h.Len() > 0 {
@@ -198,14 +219,18 @@ func (s *dupSpill) merged() func(func(dupRecord) bool) {
 				heap.Pop(h)
 			}
 		}
-		s.buf = s.buf[:0]
+		if withBuf {
+			s.buf = s.buf[:0]
+		}
 	}
 }
 
 // remove removes the run files.
 func (s *dupSpill) remove() {
-	for _, name := range s.runs {
-		os.Remove(name)
+	for _, rs := range s.runs {
+		for _, name := range rs {
+			os.Remove(name)
+		}
 	}
 	s.runs = nil
 }
@@ -225,14 +250,15 @@ func (rr *runReader) next(s *dupSpill) bool {
 		rr.cur, rr.recs = rr.recs[0], rr.recs[1:]
 		return true
 	}
-	var b [16]byte
+	var b [recordSize]byte
 	if _, err := io.ReadFull(rr.r, b[:]); err != nil {
 		if err != io.EOF && s.err == nil {
 			s.err = err
 		}
 		return false
 	}
-	rr.cur = dupRecord{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
+	rr.cur = dupRecord{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint32(b[8:]),
+		binary.LittleEndian.Uint32(b[12:]), binary.LittleEndian.Uint32(b[16:])}
 	return true
 }
 
