@@ -739,6 +739,12 @@ func TestCrawlPages(t *testing.T) {
 	var during []string
 	var fetched []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/q/") {
+			// A page takes a while, as a real one does: between the 503
+			// and the crawl reading it, a worker starts one request at
+			// most, not dozens.
+			time.Sleep(20 * time.Millisecond)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if r.URL.Path == "/robots.txt" {
