@@ -560,7 +560,8 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.mu.Unlock()
 	}
 	if h.refresh != "" && crawlKey(crawlURL(h.refresh)) != crawlKey(it.url) {
-		// An instant or delayed refresh is a redirect to search engines.
+		// An instant refresh is a redirect to search engines (a delayed
+		// one's target is one of the page's links).
 		target := crawlURL(h.refresh)
 		e.Reason, e.Target, e.Detail = "redirect", target, "meta refresh"
 		c.log(e)
