@@ -48,7 +48,8 @@ type CrawlOptions struct {
 	// Content-Encoding is undone) and Transport. robots.txt is honoured
 	// with discover's policy (an unreachable one disallows everything).
 	Fetch discover.Options
-	// Concurrency is how many pages are fetched at once, in all.
+	// Concurrency is how many pages are fetched at once from one host
+	// (a start's or one of Hosts); the crawl fetches as many from each.
 	// Default DefaultCrawlConcurrency.
 	Concurrency int
 	// Rate is the most requests a second to one host. Default
@@ -241,8 +242,9 @@ type Crawl struct {
 	cond     *sync.Cond
 	queue    frontier
 	seen     crawlSeen
-	inflight map[*crawlItem]bool  // popped, not yet decided
-	hosts    map[string]time.Time // next request allowed, by host
+	inflight map[*crawlItem]bool      // popped, not yet decided
+	hosts    map[string]time.Time     // next request allowed, by host
+	slots    map[string]chan struct{} // pages being fetched, by host (hostSlot)
 	busy     int
 	fetched  int
 	found    *os.File // found.jsonl, the pages listed
@@ -325,6 +327,7 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		fates:    map[uint64]fate{},
 		waiting:  map[uint64][]waiter{},
 		hosts:    map[string]time.Time{},
+		slots:    map[string]chan struct{}{},
 		stats:    CrawlStats{Reasons: map[string]int{}, Examples: map[string]CrawlEntry{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
@@ -390,7 +393,16 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 			}
 		}()
 	}
-	for range o.Concurrency {
+	// As many workers as every host may keep busy (each at most
+	// Concurrency at once, see visit), within a bound.
+	scopeHosts := map[string]bool{}
+	for _, s := range c.scopes {
+		scopeHosts[strings.ToLower(s.Host)] = true
+	}
+	for _, h := range o.Hosts {
+		scopeHosts[h] = true
+	}
+	for range min(o.Concurrency*len(scopeHosts), maxCrawlWorkers) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -475,6 +487,11 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.log(e)
 		return true
 	}
+	release, err := c.hostSlot(it.url)
+	if err != nil {
+		return false // the crawl ended
+	}
+	defer release()
 	if err := c.wait(c.ctx, it.url); err != nil {
 		return false // the crawl ended
 	}
@@ -721,6 +738,28 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 	}
 }
 
+// hostSlot waits for one of the Concurrency places of rawURL's host and
+// returns what gives it back.
+func (c *Crawl) hostSlot(rawURL string) (release func(), err error) {
+	host := ""
+	if u, err := url.Parse(rawURL); err == nil {
+		host = strings.ToLower(u.Host)
+	}
+	c.mu.Lock()
+	slots := c.slots[host]
+	if slots == nil {
+		slots = make(chan struct{}, c.o.Concurrency)
+		c.slots[host] = slots
+	}
+	c.mu.Unlock()
+	select {
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
+	case <-c.ctx.Done():
+		return nil, c.ctx.Err()
+	}
+}
+
 // wait holds a request to rawURL's host until Rate and the host's
 // Crawl-delay allow it, or ctx is done. A turn is taken when it comes,
 // not booked ahead: a request given up (a rendering's timeout) holds no
@@ -845,6 +884,9 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	c.mu.Unlock()
 	c.log(e)
 }
+
+// maxCrawlWorkers bounds the pages a crawl fetches at once, in all.
+const maxCrawlWorkers = 256
 
 // maxCrawlSeen bounds the URLs a crawl remembers to this many times
 // MaxPages.

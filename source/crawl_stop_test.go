@@ -181,3 +181,53 @@ func TestCrawlCanonicalCycle(t *testing.T) {
 		t.Errorf("listed %v (%v), want %v", got, err, want)
 	}
 }
+
+// TestCrawlHostConcurrency: Concurrency is per host: no host has more
+// pages fetched at once, and a crawl of two hosts fetches from both at
+// once.
+func TestCrawlHostConcurrency(t *testing.T) {
+	var mu sync.Mutex
+	now, peak := map[string]int{}, map[string]int{}
+	total, totalPeak := 0, 0
+	var other *httptest.Server
+	handler := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				return
+			}
+			mu.Lock()
+			now[name]++
+			total++
+			peak[name], totalPeak = max(peak[name], now[name]), max(totalPeak, total)
+			mu.Unlock()
+			time.Sleep(30 * time.Millisecond)
+			mu.Lock()
+			now[name]--
+			total--
+			mu.Unlock()
+			w.Header().Set("Content-Type", "text/html")
+			if r.URL.Path == "/" && name == "a" {
+				for i := range 12 {
+					fmt.Fprintf(w, `<a href="/p%d">a</a><a href="%s/p%d">b</a>`, i, other.URL, i)
+				}
+			}
+		}
+	}
+	other = httptest.NewServer(handler("b"))
+	defer other.Close()
+	srv := httptest.NewServer(handler("a"))
+	defer srv.Close()
+	_, err := crawlPaths(t, context.Background(), source.CrawlOptions{Starts: []string{srv.URL + "/"},
+		Hosts: []string{strings.TrimPrefix(other.URL, "http://")}, Concurrency: 2, Rate: -1}, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if peak["a"] > 2 || peak["b"] > 2 {
+		t.Errorf("pages fetched at once by host: %v, want 2 at most", peak)
+	}
+	if totalPeak < 3 {
+		t.Errorf("at most %d pages fetched at once from two hosts of 2 each", totalPeak)
+	}
+}

@@ -41,7 +41,7 @@ type crawlFlags struct {
 
 func (c *crawlFlags) register(f *pflag.FlagSet) {
 	f.StringArrayVar(&c.hosts, "crawl-host", nil, "crawl: also crawl the pages of this `HOST` (repeatable); the start's scheme, host and folder are always in scope")
-	f.IntVar(&c.concurrency, "concurrency", source.DefaultCrawlConcurrency, "crawl: pages fetched at once")
+	f.IntVar(&c.concurrency, "concurrency", source.DefaultCrawlConcurrency, "crawl: pages fetched at once from one host (and as many from each --crawl-host)")
 	f.Float64Var(&c.rate, "rate", source.DefaultCrawlRate, "crawl: most requests a second to one host (0: no limit)")
 	f.IntVar(&c.maxPages, "max-pages", source.DefaultCrawlMaxPages, "crawl: most pages fetched")
 	f.IntVar(&c.maxDepth, "max-depth", source.DefaultCrawlMaxDepth, "crawl: most links from a start to a page")
@@ -109,8 +109,9 @@ another URL is left out, and that URL crawled). Its hreflang alternates and
 images come with it.
 
 Polite: robots.txt is obeyed for sitemapkit's User-Agent (an unreachable
-one disallows everything), --rate requests a second per host at most, 429
-and 503 answers are retried after their Retry-After, and the crawl stops at
+one disallows everything), --rate requests a second and --concurrency pages
+at once per host at most, 429 and 503 answers are retried after their
+Retry-After (every request to the host waiting as long), and the crawl stops at
 --max-pages, --max-depth and --crawl-budget (an hour). Scope: the start's
 scheme, host and folder (the sitemap scope rule), and --crawl-host hosts;
 every URL fetched, each redirect hop and canonical target included, is
