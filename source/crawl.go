@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -89,6 +90,11 @@ type CrawlOptions struct {
 	// listed again, then the URLs it had queued are visited, none met
 	// before visited twice. The starts must be the stopped crawl's.
 	Resume bool
+	// Checkpoint is how often a running crawl records in Dir where it is,
+	// so that one killed (SIGKILL, a crash, the machine gone) resumes from
+	// there, the pages fetched since visited again. Default a minute;
+	// negative: only when stopped.
+	Checkpoint time.Duration
 	// Log, when set, is told of every URL met, once it is decided
 	// (CrawlEntry). It is called from the crawl's goroutines, one at a
 	// time.
@@ -160,6 +166,9 @@ func (o CrawlOptions) WithDefaults() CrawlOptions {
 	}
 	if o.Budget == 0 {
 		o.Budget = DefaultCrawlBudget
+	}
+	if o.Checkpoint == 0 {
+		o.Checkpoint = time.Minute
 	}
 	if o.Fetch.MaxBytes <= 0 {
 		o.Fetch.MaxBytes = DefaultCrawlMaxBytes
@@ -242,7 +251,7 @@ type Crawl struct {
 	cond     *sync.Cond
 	queue    frontier
 	seen     crawlSeen
-	inflight map[*crawlItem]bool      // popped, not yet decided
+	inflight map[*crawlItem]bool      // popped: true until its page is recorded (see recorded)
 	hosts    map[string]time.Time     // next request allowed, by host
 	slots    map[string]chan struct{} // pages being fetched, by host (hostSlot)
 	busy     int
@@ -250,6 +259,7 @@ type Crawl struct {
 	found    *os.File // found.jsonl, the pages listed
 	foundBuf []byte
 	stats    CrawlStats
+	gen      int // checkpoints saved
 	// The fate of each URL decided (while there are fewer than
 	// maxCrawlSeen*MaxPages), and the pages whose canonical names a URL
 	// not yet decided, by the URL's hash: a page is left out for its
@@ -409,8 +419,13 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 			c.work()
 		}()
 	}
+	stopSaving := make(chan struct{})
+	if !c.tempDir && o.Checkpoint > 0 {
+		go c.saveEvery(o.Checkpoint, stopSaving)
+	}
 	go func() {
 		wg.Wait()
+		close(stopSaving)
 		if c.ctx.Err() == nil {
 			c.settleAll()
 		}
@@ -1032,6 +1047,7 @@ func (c *Crawl) listResult(e CrawlEntry, r crawlResult) {
 	c.log(e)
 	c.mu.Lock()
 	// Recorded, for a resume to list it again.
+	c.recorded(e.URL)
 	c.foundBuf = appendFound(c.foundBuf[:0], r)
 	if _, err := c.found.Write(c.foundBuf); err != nil && c.fail == nil {
 		c.fail = fmt.Errorf("crawl: %w", err)
@@ -1140,6 +1156,7 @@ func (c *Crawl) await(target string, w waiter) {
 	if n := w.size(); f == fateUnknown && c.waitSize+n <= maxCrawlWaiting {
 		c.waiting[h] = append(c.waiting[h], w)
 		c.waitSize += n
+		c.recorded(w.it.url)
 		c.mu.Unlock()
 		return
 	}
@@ -1332,8 +1349,9 @@ func (c *Crawl) openDir() error {
 		return fmt.Errorf("crawl: %w", err)
 	}
 	if !c.o.Resume {
-		for _, name := range []string{checkpointFile, seenFile, foundFile, queueFile} {
-			if err := os.Remove(filepath.Join(c.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		seen, _ := filepath.Glob(filepath.Join(c.dir, seenFiles))
+		for _, name := range append([]string{checkpointFile, foundFile, queueFile}, seen...) {
+			if err := os.Remove(filepath.Join(c.dir, filepath.Base(name))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("crawl: %w", err)
 			}
 		}
@@ -1358,14 +1376,23 @@ func (c *Crawl) resume() (int64, error) {
 	if !slices.Equal(cp.Starts, c.o.Starts) {
 		return 0, fmt.Errorf("crawl: the crawl stopped in %s started at %s, not %s", c.dir, strings.Join(cp.Starts, ", "), strings.Join(c.o.Starts, ", "))
 	}
-	c.seen, c.fates = crawlSeen{salt: cp.Salt, m: seen}, fates
+	c.seen, c.fates, c.gen = crawlSeen{salt: cp.Salt, m: seen}, fates, cp.Gen
 	c.fetched = cp.Fetched
-	// The queue comes back from the checkpoint; its old spill is stale.
-	if err := os.Remove(c.queue.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// The queue comes back from the checkpoint, then from the part of
+	// the old spill it names (a checkpoint taken while the crawl ran);
+	// the rest of that file is stale.
+	old := c.queue.path + ".old"
+	if err := os.Rename(c.queue.path, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("crawl: %w", err)
 	}
+	defer os.Remove(old)
 	for _, r := range cp.Queue {
 		if err := c.queue.push(r.item()); err != nil {
+			return 0, err
+		}
+	}
+	if cp.Spill[1] > cp.Spill[0] {
+		if err := c.pushSpill(old, cp.Spill[0], cp.Spill[1]); err != nil {
 			return 0, err
 		}
 	}
@@ -1375,6 +1402,30 @@ func (c *Crawl) resume() (int64, error) {
 		}
 	}
 	return wholeLines(c.found)
+}
+
+// pushSpill queues the items of the old spill's bytes [off, end).
+func (c *Crawl) pushSpill(name string, off, end int64) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("crawl: the checkpoint's queue: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.NewSectionReader(f, off, end-off))
+	sc.Buffer(nil, MaxLineBytes)
+	for sc.Scan() {
+		var r itemRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return fmt.Errorf("crawl: the checkpoint's queue is damaged: %w", err)
+		}
+		if err := c.queue.push(r.item()); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("crawl: the checkpoint's queue: %w", err)
+	}
+	return nil
 }
 
 // wholeLines cuts f after its last line end (a line cut by a kill goes),
@@ -1414,34 +1465,88 @@ func (c *Crawl) finish() {
 	if c.ctx.Err() == nil || c.fail != nil {
 		if c.fail == nil {
 			// Ended: nothing to resume, nothing to keep.
-			for _, name := range []string{checkpointFile, seenFile, queueFile, foundFile} {
-				os.Remove(filepath.Join(c.dir, name))
+			seen, _ := filepath.Glob(filepath.Join(c.dir, seenFiles))
+			for _, name := range append([]string{checkpointFile, queueFile, foundFile}, seen...) {
+				os.Remove(filepath.Join(c.dir, filepath.Base(name)))
 			}
 			os.Remove(c.dir) // when empty
 		}
 		return
 	}
+	cp := c.checkpoint()
+	rest, err := c.queue.drain()
+	for _, it := range rest {
+		cp.Queue = append(cp.Queue, it.record())
+	}
+	if err == nil {
+		c.gen++
+		err = saveCheckpoint(c.dir, c.gen, cp, c.seen.m, c.fates)
+	}
+	if err != nil {
+		c.fail = fmt.Errorf("crawl: saving where it stopped: %w", err)
+	}
+}
+
+// recorded notes, with c.mu held, that the page at url, in flight, is
+// recorded as found or as waiting: a checkpoint taken before its visit
+// ends does not queue it again, which would list it twice.
+func (c *Crawl) recorded(url string) {
+	for it, pending := range c.inflight { // Concurrency of them at most
+		if pending && it.url == url {
+			c.inflight[it] = false
+			return
+		}
+	}
+}
+
+// checkpoint is where the crawl is, the queue aside: with c.mu held.
+func (c *Crawl) checkpoint() *checkpoint {
 	cp := &checkpoint{Starts: c.o.Starts, Salt: c.seen.salt, Fetched: c.fetched}
 	if fi, err := c.found.Stat(); err == nil {
 		cp.Found = fi.Size()
 	}
-	for it := range c.inflight {
-		cp.Queue = append(cp.Queue, it.record())
+	for it, pending := range c.inflight {
+		if pending {
+			cp.Queue = append(cp.Queue, it.record())
+		}
 	}
 	for _, ws := range c.waiting { // visited again, their canonicals too
 		for _, w := range ws {
 			cp.Queue = append(cp.Queue, w.it.record())
 		}
 	}
-	rest, err := c.queue.drain()
-	for _, it := range rest {
-		cp.Queue = append(cp.Queue, it.record())
-	}
-	if err == nil {
-		err = saveCheckpoint(c.dir, cp, c.seen.m, c.fates)
-	}
-	if err != nil {
-		c.fail = fmt.Errorf("crawl: saving where it stopped: %w", err)
+	return cp
+}
+
+// saveEvery records where the crawl is every period until stop is
+// closed, as finish does at a stop, the queue left as it is.
+func (c *Crawl) saveEvery(period time.Duration, stop <-chan struct{}) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		c.mu.Lock()
+		if c.ctx.Err() == nil && c.fail == nil {
+			cp := c.checkpoint()
+			head, off, end, err := c.queue.snapshot()
+			for _, it := range head {
+				cp.Queue = append(cp.Queue, it.record())
+			}
+			cp.Spill = [2]int64{off, end}
+			if err == nil {
+				c.gen++
+				err = saveCheckpoint(c.dir, c.gen, cp, c.seen.m, c.fates)
+			}
+			if err != nil {
+				c.fail = fmt.Errorf("crawl: saving where it is: %w", err)
+				c.cancel()
+			}
+		}
+		c.mu.Unlock()
 	}
 }
 

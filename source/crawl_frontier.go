@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/cespare/xxhash/v2"
@@ -46,6 +47,9 @@ type frontier struct {
 	r      *os.File
 	br     *bufio.Reader
 	onDisk int // items written and not read back
+	// Bytes of the file read back, and written: what a checkpoint taken
+	// while the crawl runs records of it (see snapshot).
+	readOff, writeOff int64
 }
 
 func (q *frontier) len() int { return len(q.head) + q.onDisk }
@@ -68,6 +72,7 @@ func (q *frontier) push(it crawlItem) error {
 	if _, err := q.bw.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("crawl: frontier: %w", err)
 	}
+	q.writeOff += int64(len(b) + 1)
 	q.onDisk++
 	return nil
 }
@@ -105,6 +110,7 @@ func (q *frontier) refill() error {
 		if err != nil {
 			return fmt.Errorf("crawl: frontier: %w", err)
 		}
+		q.readOff += int64(len(line))
 		var r itemRecord
 		if err := json.Unmarshal(line, &r); err != nil {
 			return fmt.Errorf("crawl: frontier: %w", err)
@@ -113,6 +119,18 @@ func (q *frontier) refill() error {
 		q.onDisk--
 	}
 	return nil
+}
+
+// snapshot returns the items in memory, and the part of the file not read
+// back yet, [off, end), its writes flushed: the queue as it is, for a
+// checkpoint taken while the crawl runs, which goes on using it.
+func (q *frontier) snapshot() (head []crawlItem, off, end int64, err error) {
+	if q.bw != nil {
+		if err := q.bw.Flush(); err != nil {
+			return nil, 0, 0, fmt.Errorf("crawl: frontier: %w", err)
+		}
+	}
+	return slices.Clone(q.head), q.readOff, q.writeOff, nil
 }
 
 // drain returns every item left, in order, for a checkpoint.
@@ -205,11 +223,19 @@ func readFound(line []byte) (crawlResult, error) {
 	return r, nil
 }
 
-// checkpoint is what a stopped crawl leaves for a resume.
+// checkpoint is what a crawl leaves for a resume: when stopped, and every
+// CrawlOptions.Checkpoint while it runs.
 type checkpoint struct {
 	// Version is checkpointVersion: a folder another version of the
 	// crawl left is not misread.
-	Version int      `json:"version"`
+	Version int `json:"version"`
+	// Seen names the file of the URLs met: seen-GEN.bin, one for each
+	// checkpoint, so that the switch to a new one is this file's rename.
+	Seen string `json:"seen"`
+	Gen  int    `json:"gen"` // the checkpoint's number, GEN
+	// Spill is the part of queue.jsonl ([start, end) bytes) queued after
+	// Queue, for a checkpoint taken while the crawl ran.
+	Spill   [2]int64 `json:"spill"`
 	Starts  []string `json:"starts"`
 	Salt    string   `json:"salt"`
 	Fetched int      `json:"fetched"`
@@ -220,13 +246,13 @@ type checkpoint struct {
 	Queue []itemRecord `json:"queue"`
 }
 
-// checkpointVersion is the layout of the checkpoint and seen.bin.
-const checkpointVersion = 2
+// checkpointVersion is the layout of the checkpoint and its seen file.
+const checkpointVersion = 3
 
 // Files of a crawl's folder.
 const (
 	checkpointFile = "checkpoint.json"
-	seenFile       = "seen.bin"
+	seenFiles      = "seen-*.bin"
 	foundFile      = "found.jsonl"
 	queueFile      = "queue.jsonl"
 )
@@ -237,16 +263,17 @@ var ErrNoCheckpoint = errors.New("no stopped crawl to resume")
 // noCheckpoint is the error of a resume from dir, which holds no
 // checkpoint.
 func noCheckpoint(dir string) error {
-	return fmt.Errorf("crawl: %s: %w (a crawl stopped by an interrupt or its time budget leaves one; a crawl killed or crashed does not): start it again without resume", dir, ErrNoCheckpoint)
+	return fmt.Errorf("crawl: %s: %w (a crawl leaves one regularly while it runs, and when stopped by an interrupt or its time budget; one that ended leaves none): start it again without resume", dir, ErrNoCheckpoint)
 }
 
 // saveCheckpoint writes the checkpoint and the URLs met, with the fate of
 // those decided (9 bytes each: the hash, the fate), into dir, each under
 // a temporary name then renamed: a crawl killed while it writes leaves
 // the previous checkpoint, or none.
-func saveCheckpoint(dir string, cp *checkpoint, seen map[uint64]struct{}, fates map[uint64]fate) error {
+func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{}, fates map[uint64]fate) error {
 	cp.Version = checkpointVersion
-	f, err := os.Create(filepath.Join(dir, seenFile+".tmp"))
+	cp.Gen, cp.Seen = gen, fmt.Sprintf("seen-%d.bin", gen)
+	f, err := os.Create(filepath.Join(dir, cp.Seen+".tmp"))
 	if err != nil {
 		return err
 	}
@@ -279,10 +306,20 @@ func saveCheckpoint(dir string, cp *checkpoint, seen map[uint64]struct{}, fates 
 	if err := os.WriteFile(filepath.Join(dir, checkpointFile+".tmp"), data, 0o644); err != nil {
 		return err
 	}
-	if err := os.Rename(filepath.Join(dir, seenFile+".tmp"), filepath.Join(dir, seenFile)); err != nil {
+	if err := os.Rename(filepath.Join(dir, cp.Seen+".tmp"), filepath.Join(dir, cp.Seen)); err != nil {
 		return err
 	}
-	return os.Rename(filepath.Join(dir, checkpointFile+".tmp"), filepath.Join(dir, checkpointFile))
+	if err := os.Rename(filepath.Join(dir, checkpointFile+".tmp"), filepath.Join(dir, checkpointFile)); err != nil {
+		return err
+	}
+	// The checkpoint names its own: the others are the previous ones'.
+	old, _ := filepath.Glob(filepath.Join(dir, seenFiles))
+	for _, name := range old {
+		if filepath.Base(name) != cp.Seen {
+			os.Remove(name)
+		}
+	}
+	return nil
 }
 
 // loadCheckpoint reads a checkpoint, the URLs met and their fates from
@@ -302,7 +339,8 @@ func loadCheckpoint(dir string) (*checkpoint, map[uint64]struct{}, map[uint64]fa
 	if cp.Version != checkpointVersion {
 		return nil, nil, nil, fmt.Errorf("crawl: %s was left by another version of sitemapkit: start the crawl again without resume", dir)
 	}
-	f, err := os.Open(filepath.Join(dir, seenFile))
+	seenPath := filepath.Join(dir, filepath.Base(cp.Seen))
+	f, err := os.Open(seenPath)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("crawl: %w", err)
 	}
@@ -315,7 +353,7 @@ func loadCheckpoint(dir string) (*checkpoint, map[uint64]struct{}, map[uint64]fa
 			if err == io.EOF {
 				break
 			}
-			return nil, nil, nil, fmt.Errorf("crawl: %s is damaged: %w", filepath.Join(dir, seenFile), err)
+			return nil, nil, nil, fmt.Errorf("crawl: %s is damaged: %w", seenPath, err)
 		}
 		h := binary.LittleEndian.Uint64(b[:8])
 		seen[h] = struct{}{}

@@ -2,6 +2,7 @@ package source_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -710,14 +711,7 @@ func TestCrawlResumeAfterKill(t *testing.T) {
 	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
 		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
 	crawlUntil(t, o, 1000)
-	saved := map[string][]byte{}
-	for _, name := range []string{"checkpoint.json", "seen.bin"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		saved[name] = b
-	}
+	saved := checkpointFiles(t, dir)
 	o.Resume = true
 	crawlUntil(t, o, 1600)
 	// Killed: the checkpoint is the first stop's.
@@ -726,6 +720,77 @@ func TestCrawlResumeAfterKill(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	_, urls := crawlAll(t, o)
+	site.check(t, "crawl resumed after a kill", urls)
+}
+
+// checkpointFiles reads the checkpoint in dir and the file of URLs met it
+// names, by name: what a kill at this moment would leave of it.
+func checkpointFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	for try := 0; ; try++ {
+		cp, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var named struct{ Seen string }
+		if err := json.Unmarshal(cp, &named); err != nil {
+			t.Fatal(err)
+		}
+		seen, err := os.ReadFile(filepath.Join(dir, named.Seen))
+		if errors.Is(err, os.ErrNotExist) && try < 100 {
+			continue // a newer checkpoint replaced it meanwhile
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return map[string][]byte{"checkpoint.json": cp, named.Seen: seen}
+	}
+}
+
+// TestCrawlKilledResume: a crawl records where it is while it runs; killed
+// (its folder as it was at some moment), it resumes from its last record
+// and lists the site's exact set, each page once.
+func TestCrawlKilledResume(t *testing.T) {
+	site := newCrawlSite(t, 13)
+	dir, killed := t.TempDir(), t.TempDir()
+	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
+		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"},
+		Checkpoint: 20 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := source.OpenCrawl(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for _, err := range c.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if listed++; listed == 1500 {
+			break
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // a checkpoint or two more
+	// What a kill now leaves: the checkpoint, then the files it names,
+	// which only grow.
+	for name, b := range checkpointFiles(t, dir) {
+		if err := os.WriteFile(filepath.Join(killed, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"queue.jsonl", "found.jsonl"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+			if err := os.WriteFile(filepath.Join(killed, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cancel()
+	c.Close()
+
+	o.Dir, o.Resume = killed, true
 	_, urls := crawlAll(t, o)
 	site.check(t, "crawl resumed after a kill", urls)
 }

@@ -134,8 +134,9 @@ on stderr groups the reasons.
 
 Memory stays flat: past 10,000 URLs the frontier goes to --crawl-dir, and
 the URLs met are kept as 8-byte hashes. Stopped by Ctrl-C or its time
-budget, the crawl leaves what it needs there: run the same command with
---resume to carry on (the pages found before are printed again).`,
+budget, the crawl leaves what it needs there, and it records where it is
+every minute, so that a crawl killed can be carried on too: run the same
+command with --resume (the pages found before are printed again).`,
 		Example: `  sitemapkit crawl https://www.example.com/ > pages.jsonl
   sitemapkit crawl --crawl-log crawl.jsonl --max-pages 5000 https://www.example.com/blog/
   sitemapkit generate --base https://www.example.com/ --out public/ --crawl https://www.example.com/`,
