@@ -264,11 +264,14 @@ type Crawl struct {
 	// maxCrawlSeen*MaxPages), and the pages whose canonical names a URL
 	// not yet decided, by the URL's hash: a page is left out for its
 	// canonical only when that URL is one to list (see await).
-	fates    map[uint64]fate
-	waiting  map[uint64][]waiter
-	waitSize int // the bytes the waiting pages hold, about
-	logMu    sync.Mutex
-	fail     error // a failure of the crawl's own files, which ends it
+	fates map[uint64]fate
+	// enqueuing holds the URLs met whose enqueue has not queued or
+	// logged them yet.
+	enqueuing map[uint64]int
+	waiting   map[uint64][]waiter
+	waitSize  int // the bytes the waiting pages hold, about
+	logMu     sync.Mutex
+	fail      error // a failure of the crawl's own files, which ends it
 
 	line  int
 	err   error
@@ -326,19 +329,20 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		return nil, fmt.Errorf("crawl: %w", err)
 	}
 	c := &Crawl{
-		o:        o,
-		f:        discover.NewFetcher(o.Fetch),
-		client:   &fetch.Client{UserAgent: o.Fetch.UserAgent, Timeout: o.Fetch.Timeout, MaxBytes: o.Fetch.MaxBytes, Transport: o.Fetch.Transport, KeepRedirects: true},
-		files:    files,
-		results:  make(chan crawlResult, 64),
-		done:     make(chan struct{}),
-		seen:     crawlSeen{salt: strconv.FormatUint(rand.Uint64(), 36), m: map[uint64]struct{}{}},
-		inflight: map[*crawlItem]bool{},
-		fates:    map[uint64]fate{},
-		waiting:  map[uint64][]waiter{},
-		hosts:    map[string]time.Time{},
-		slots:    map[string]chan struct{}{},
-		stats:    CrawlStats{Reasons: map[string]int{}, Examples: map[string]CrawlEntry{}},
+		o:         o,
+		f:         discover.NewFetcher(o.Fetch),
+		client:    &fetch.Client{UserAgent: o.Fetch.UserAgent, Timeout: o.Fetch.Timeout, MaxBytes: o.Fetch.MaxBytes, Transport: o.Fetch.Transport, KeepRedirects: true},
+		files:     files,
+		results:   make(chan crawlResult, 64),
+		done:      make(chan struct{}),
+		seen:      crawlSeen{salt: strconv.FormatUint(rand.Uint64(), 36), m: map[uint64]struct{}{}},
+		inflight:  map[*crawlItem]bool{},
+		fates:     map[uint64]fate{},
+		enqueuing: map[uint64]int{},
+		waiting:   map[uint64][]waiter{},
+		hosts:     map[string]time.Time{},
+		slots:     map[string]chan struct{}{},
+		stats:     CrawlStats{Reasons: map[string]int{}, Examples: map[string]CrawlEntry{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
 	if err := c.openDir(); err != nil {
@@ -846,6 +850,10 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 		return
 	}
 	c.seen.m[h] = struct{}{}
+	// Met, not yet queued nor logged: a checkpoint meanwhile leaves it out
+	// of the URLs met, so that the page that links to it, visited again
+	// after a resume, meets it again.
+	c.enqueuing[h]++
 	full := c.fetched+c.queue.len() >= c.o.MaxPages
 	c.mu.Unlock()
 	e := CrawlEntry{URL: n, Depth: depth, From: from.url}
@@ -881,6 +889,7 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 			c.fail = err
 			c.cancel()
 		}
+		c.enqueued(h)
 		c.cond.Signal()
 		c.mu.Unlock()
 		return
@@ -890,6 +899,7 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	// grow it without bound. Past that, a URL left out is counted, not
 	// logged: it would be logged each time it is met.
 	c.mu.Lock()
+	c.enqueued(h)
 	if len(c.seen.m) > maxCrawlSeen*c.o.MaxPages {
 		delete(c.seen.m, h)
 		c.stats.Unlogged++
@@ -898,6 +908,13 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 	}
 	c.mu.Unlock()
 	c.log(e)
+}
+
+// enqueued ends enqueue's hold on h (see enqueuing); c.mu held.
+func (c *Crawl) enqueued(h uint64) {
+	if c.enqueuing[h]--; c.enqueuing[h] <= 0 {
+		delete(c.enqueuing, h)
+	}
 }
 
 // maxCrawlWorkers bounds the pages a crawl fetches at once, in all.
@@ -1044,16 +1061,26 @@ func (c *Crawl) list(e CrawlEntry, u sitemap.URL) { c.listResult(e, crawlResult{
 
 // listResult returns r, a page found to belong in the sitemap.
 func (c *Crawl) listResult(e CrawlEntry, r crawlResult) {
-	c.log(e)
 	c.mu.Lock()
-	// Recorded, for a resume to list it again.
-	c.recorded(e.URL)
+	c.recordFound(e.URL, r)
+	c.mu.Unlock()
+	c.emit(e, r)
+}
+
+// recordFound records r in found.jsonl, for a resume to list it again,
+// and notes its page as recorded; c.mu held.
+func (c *Crawl) recordFound(url string, r crawlResult) {
+	c.recorded(url)
 	c.foundBuf = appendFound(c.foundBuf[:0], r)
 	if _, err := c.found.Write(c.foundBuf); err != nil && c.fail == nil {
 		c.fail = fmt.Errorf("crawl: %w", err)
 		c.cancel()
 	}
-	c.mu.Unlock()
+}
+
+// emit logs e and returns r, recorded.
+func (c *Crawl) emit(e CrawlEntry, r crawlResult) {
+	c.log(e)
 	select {
 	case c.results <- r:
 	case <-c.ctx.Done():
@@ -1090,10 +1117,15 @@ func (c *Crawl) log(e CrawlEntry) {
 	delete(c.waiting, h)
 	for _, w := range ws {
 		c.waitSize -= w.size()
+		if f == fateBroken {
+			// Recorded as found as it stops waiting, under the same
+			// lock: a checkpoint meanwhile finds it in one or the other.
+			c.recordFound(w.e.URL, w.r)
+		}
 	}
 	c.mu.Unlock()
 	for _, w := range ws {
-		c.settle(w, f, e.Reason)
+		c.settle(w, f, e.Reason, true)
 	}
 }
 
@@ -1161,19 +1193,24 @@ func (c *Crawl) await(target string, w waiter) {
 		return
 	}
 	c.mu.Unlock()
-	c.settle(w, f, "")
+	c.settle(w, f, "", false)
 }
 
 // settle decides w, its canonical's fate f known (why is the reason it
 // was left out, when known).
-func (c *Crawl) settle(w waiter, f fate, why string) {
+func (c *Crawl) settle(w waiter, f fate, why string, recorded bool) {
 	if f == fateBroken {
 		w.e.Detail = "its canonical " + w.e.Target + " cannot be listed"
 		if why != "" {
 			w.e.Detail += " (" + why + ")"
 		}
 		w.e.Target = ""
-		c.listResult(w.e, w.r)
+		if !recorded {
+			c.mu.Lock()
+			c.recordFound(w.e.URL, w.r)
+			c.mu.Unlock()
+		}
+		c.emit(w.e, w.r)
 		return
 	}
 	w.e.Reason = "canonical-elsewhere"
@@ -1199,7 +1236,7 @@ func (c *Crawl) settleAll() {
 			c.listResult(w.e, w.r)
 			continue
 		}
-		c.settle(w, fateKept, "")
+		c.settle(w, fateKept, "", false)
 	}
 }
 
@@ -1349,8 +1386,7 @@ func (c *Crawl) openDir() error {
 		return fmt.Errorf("crawl: %w", err)
 	}
 	if !c.o.Resume {
-		seen, _ := filepath.Glob(filepath.Join(c.dir, seenFiles))
-		for _, name := range append([]string{checkpointFile, foundFile, queueFile}, seen...) {
+		for _, name := range crawlFiles(c.dir) {
 			if err := os.Remove(filepath.Join(c.dir, filepath.Base(name))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("crawl: %w", err)
 			}
@@ -1382,10 +1418,13 @@ func (c *Crawl) resume() (int64, error) {
 	// the old spill it names (a checkpoint taken while the crawl ran);
 	// the rest of that file is stale.
 	old := c.queue.path + ".old"
-	if err := os.Rename(c.queue.path, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(old); err == nil {
+		// A resume killed before it saved: the old file is the one the
+		// checkpoint names, the queue file a partial copy.
+		os.Remove(c.queue.path)
+	} else if err := os.Rename(c.queue.path, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("crawl: %w", err)
 	}
-	defer os.Remove(old)
 	for _, r := range cp.Queue {
 		if err := c.queue.push(r.item()); err != nil {
 			return 0, err
@@ -1401,7 +1440,29 @@ func (c *Crawl) resume() (int64, error) {
 			return 0, fmt.Errorf("crawl: %w", err)
 		}
 	}
-	return wholeLines(c.found)
+	n, err := wholeLines(c.found)
+	if err != nil {
+		return 0, err
+	}
+	// Recorded again at once, naming the new queue file: only then is the
+	// old one, which the previous record names, of no use.
+	if err := c.save(); err != nil {
+		return 0, fmt.Errorf("crawl: %w", err)
+	}
+	os.Remove(old)
+	return n, nil
+}
+
+// crawlFiles names the files a crawl keeps in dir, those a kill left
+// half-written included.
+func crawlFiles(dir string) []string {
+	names := []string{checkpointFile, foundFile, queueFile, queueFile + ".old", checkpointFile + ".tmp"}
+	seen, _ := filepath.Glob(filepath.Join(dir, seenFiles))
+	tmp, _ := filepath.Glob(filepath.Join(dir, seenFiles+".tmp"))
+	for _, p := range append(seen, tmp...) {
+		names = append(names, filepath.Base(p))
+	}
+	return names
 }
 
 // pushSpill queues the items of the old spill's bytes [off, end).
@@ -1465,22 +1526,24 @@ func (c *Crawl) finish() {
 	if c.ctx.Err() == nil || c.fail != nil {
 		if c.fail == nil {
 			// Ended: nothing to resume, nothing to keep.
-			seen, _ := filepath.Glob(filepath.Join(c.dir, seenFiles))
-			for _, name := range append([]string{checkpointFile, queueFile, foundFile}, seen...) {
+			for _, name := range crawlFiles(c.dir) {
 				os.Remove(filepath.Join(c.dir, filepath.Base(name)))
 			}
 			os.Remove(c.dir) // when empty
 		}
 		return
 	}
-	cp := c.checkpoint()
+	cp := c.checkpoint(false)
 	rest, err := c.queue.drain()
 	for _, it := range rest {
 		cp.Queue = append(cp.Queue, it.record())
 	}
 	if err == nil {
+		err = c.found.Sync()
+	}
+	if err == nil {
 		c.gen++
-		err = saveCheckpoint(c.dir, c.gen, cp, c.seen.m, c.fates)
+		err = saveCheckpoint(c.dir, c.gen, cp, c.seen.m, c.enqueuing, c.fates)
 	}
 	if err != nil {
 		c.fail = fmt.Errorf("crawl: saving where it stopped: %w", err)
@@ -1499,8 +1562,11 @@ func (c *Crawl) recorded(url string) {
 	}
 }
 
-// checkpoint is where the crawl is, the queue aside: with c.mu held.
-func (c *Crawl) checkpoint() *checkpoint {
+// checkpoint is where the crawl is, the queue aside: with c.mu held. Its
+// count of pages fetched leaves out those it queues again, which a resume
+// fetches again: the pages in flight (when the crawl runs: a stopped
+// crawl's have been taken out already) and those waiting.
+func (c *Crawl) checkpoint(running bool) *checkpoint {
 	cp := &checkpoint{Starts: c.o.Starts, Salt: c.seen.salt, Fetched: c.fetched}
 	if fi, err := c.found.Stat(); err == nil {
 		cp.Found = fi.Size()
@@ -1508,18 +1574,42 @@ func (c *Crawl) checkpoint() *checkpoint {
 	for it, pending := range c.inflight {
 		if pending {
 			cp.Queue = append(cp.Queue, it.record())
+			if running {
+				cp.Fetched--
+			}
 		}
 	}
 	for _, ws := range c.waiting { // visited again, their canonicals too
 		for _, w := range ws {
 			cp.Queue = append(cp.Queue, w.it.record())
+			cp.Fetched--
 		}
 	}
+	cp.Fetched = max(cp.Fetched, 0)
 	return cp
 }
 
+// save records where the running crawl is, the queue left as it is (its
+// items in memory, the part of its file not read back); c.mu held.
+func (c *Crawl) save() error {
+	cp := c.checkpoint(true)
+	head, off, end, err := c.queue.snapshot()
+	if err != nil {
+		return err
+	}
+	for _, it := range head {
+		cp.Queue = append(cp.Queue, it.record())
+	}
+	cp.Spill = [2]int64{off, end}
+	if err := c.found.Sync(); err != nil {
+		return err
+	}
+	c.gen++
+	return saveCheckpoint(c.dir, c.gen, cp, c.seen.m, c.enqueuing, c.fates)
+}
+
 // saveEvery records where the crawl is every period until stop is
-// closed, as finish does at a stop, the queue left as it is.
+// closed.
 func (c *Crawl) saveEvery(period time.Duration, stop <-chan struct{}) {
 	t := time.NewTicker(period)
 	defer t.Stop()
@@ -1531,17 +1621,7 @@ func (c *Crawl) saveEvery(period time.Duration, stop <-chan struct{}) {
 		}
 		c.mu.Lock()
 		if c.ctx.Err() == nil && c.fail == nil {
-			cp := c.checkpoint()
-			head, off, end, err := c.queue.snapshot()
-			for _, it := range head {
-				cp.Queue = append(cp.Queue, it.record())
-			}
-			cp.Spill = [2]int64{off, end}
-			if err == nil {
-				c.gen++
-				err = saveCheckpoint(c.dir, c.gen, cp, c.seen.m, c.fates)
-			}
-			if err != nil {
+			if err := c.save(); err != nil {
 				c.fail = fmt.Errorf("crawl: saving where it is: %w", err)
 				c.cancel()
 			}

@@ -270,7 +270,7 @@ func noCheckpoint(dir string) error {
 // those decided (9 bytes each: the hash, the fate), into dir, each under
 // a temporary name then renamed: a crawl killed while it writes leaves
 // the previous checkpoint, or none.
-func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{}, fates map[uint64]fate) error {
+func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{}, skip map[uint64]int, fates map[uint64]fate) error {
 	cp.Version = checkpointVersion
 	cp.Gen, cp.Seen = gen, fmt.Sprintf("seen-%d.bin", gen)
 	f, err := os.Create(filepath.Join(dir, cp.Seen+".tmp"))
@@ -285,14 +285,16 @@ func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{
 		bw.Write(b[:])
 	}
 	for h := range seen {
-		put(h, fates[h])
+		if skip[h] == 0 {
+			put(h, fates[h])
+		}
 	}
 	for h, f := range fates {
 		if _, ok := seen[h]; !ok {
 			put(h, f)
 		}
 	}
-	if err := bw.Flush(); err != nil {
+	if err := errors.Join(bw.Flush(), f.Sync()); err != nil {
 		f.Close()
 		return err
 	}
@@ -303,7 +305,7 @@ func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, checkpointFile+".tmp"), data, 0o644); err != nil {
+	if err := writeSynced(filepath.Join(dir, checkpointFile+".tmp"), data); err != nil {
 		return err
 	}
 	if err := os.Rename(filepath.Join(dir, cp.Seen+".tmp"), filepath.Join(dir, cp.Seen)); err != nil {
@@ -312,6 +314,7 @@ func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{
 	if err := os.Rename(filepath.Join(dir, checkpointFile+".tmp"), filepath.Join(dir, checkpointFile)); err != nil {
 		return err
 	}
+	syncDir(dir) // the renames, before the previous seen file goes
 	// The checkpoint names its own: the others are the previous ones'.
 	old, _ := filepath.Glob(filepath.Join(dir, seenFiles))
 	for _, name := range old {
@@ -320,6 +323,24 @@ func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{
 		}
 	}
 	return nil
+}
+
+// writeSynced writes data to the file name, on disk when it returns.
+func writeSynced(name string, data []byte) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Sync(), f.Close())
+}
+
+// syncDir makes dir's entries (renames) durable, where the system can.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // loadCheckpoint reads a checkpoint, the URLs met and their fates from

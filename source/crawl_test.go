@@ -531,9 +531,10 @@ func crawlAll(t *testing.T, o source.CrawlOptions) (*source.Crawl, []sitemap.URL
 	return c, urls
 }
 
-// crawlUntil crawls with o until n pages are listed, then stops the crawl
-// as Ctrl-C does, and returns the error that ended it.
-func crawlUntil(t *testing.T, o source.CrawlOptions, n int) error {
+// crawlUntil crawls with o until n pages are listed, calls at (when not
+// nil), then stops the crawl as Ctrl-C does, and returns the error that
+// ended it and whether n pages were listed.
+func crawlUntil(t *testing.T, o source.CrawlOptions, n int, at func()) (error, bool) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -545,13 +546,16 @@ func crawlUntil(t *testing.T, o source.CrawlOptions, n int) error {
 	listed := 0
 	for _, err := range c.All() {
 		if err != nil {
-			return err
+			return err, listed >= n
 		}
 		if listed++; listed == n {
+			if at != nil {
+				at()
+			}
 			cancel()
 		}
 	}
-	return nil
+	return nil, listed >= n
 }
 
 // check checks that urls are the site's pages to list, each once.
@@ -667,7 +671,7 @@ func TestCrawlResume(t *testing.T) {
 	dir := t.TempDir()
 	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
 		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
-	if stop := crawlUntil(t, o, 1500); stop == nil || !strings.Contains(stop.Error(), "resume it with --resume") {
+	if stop, _ := crawlUntil(t, o, 1500, nil); stop == nil || !strings.Contains(stop.Error(), "resume it with --resume") {
 		t.Fatalf("a crawl stopped half-way ends with %v", stop)
 	}
 
@@ -710,10 +714,10 @@ func TestCrawlResumeAfterKill(t *testing.T) {
 	dir := t.TempDir()
 	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
 		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
-	crawlUntil(t, o, 1000)
+	crawlUntil(t, o, 1000, nil)
 	saved := checkpointFiles(t, dir)
 	o.Resume = true
-	crawlUntil(t, o, 1600)
+	crawlUntil(t, o, 1600, nil)
 	// Killed: the checkpoint is the first stop's.
 	for name, b := range saved {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
