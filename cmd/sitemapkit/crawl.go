@@ -49,7 +49,7 @@ func (c *crawlFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&c.skipNofollow, "skip-nofollow", false, "crawl: do not follow links marked rel=\"nofollow\"")
 	f.BoolVar(&c.render, "render", false, "crawl: render the pages whose links look written by their scripts in headless Chromium (Debian's chromium)")
 	f.StringVar(&c.log, "crawl-log", "", "crawl: write every URL met to `FILE` as JSON Lines: status, depth, where it was found, why it was left out")
-	f.StringVar(&c.dir, "crawl-dir", "", "crawl: keep the frontier past 10,000 URLs, the pages listed and, when stopped, what --resume needs in `DIR`\n(default .sitemapkit/crawl-XXXXXXXX, named by the start URLs)")
+	f.StringVar(&c.dir, "crawl-dir", "", "crawl: keep the frontier past 10,000 URLs, the pages listed and what --resume needs (recorded every minute and when stopped) in `DIR`\n(default .sitemapkit/crawl-XXXXXXXX, named by the start URLs)")
 	f.DurationVar(&c.budget, "crawl-budget", source.DefaultCrawlBudget, "crawl: stop after this `DURATION` (resumable with --resume)")
 	f.BoolVar(&c.resume, "resume", false, "crawl: carry on the crawl stopped (Ctrl-C, its time budget) in --crawl-dir, listing what it had found")
 }
@@ -111,12 +111,12 @@ images come with it.
 Polite: robots.txt is obeyed for sitemapkit's User-Agent (an unreachable
 one disallows everything), --rate requests a second and --concurrency pages
 at once per host at most, 429 and 503 answers are retried after their
-Retry-After (every request to the host waiting as long), and the crawl stops at
---max-pages, --max-depth and --crawl-budget (an hour). Scope: the start's
-scheme, host and folder (the sitemap scope rule), and --crawl-host hosts;
-every URL fetched, each redirect hop and canonical target included, is
-checked against scope and robots.txt first. Traps are capped: more than 8
-query parameters, a path segment repeated more than 3 times, more than
+Retry-After (every request to the host waiting as long), and the crawl
+stops at --max-pages, --max-depth and --crawl-budget (an hour). Scope: the
+start's scheme, host and folder (the sitemap scope rule), and --crawl-host
+hosts; every URL fetched, each redirect hop and canonical target included,
+is checked against scope and robots.txt first. Traps are capped: more than
+8 query parameters, a path segment repeated more than 3 times, more than
 1,000 URLs of one shape (digits aside: a calendar), more than 10 redirects
 and canonicals in a row, more than 5,000 links on a page (docs/limits.md).
 
@@ -126,8 +126,8 @@ is listed: search engines ignore such a canonical.
 JavaScript: a page with scripts and no link is counted as client-rendered;
 with --render it is rendered in headless Chromium (Debian's chromium
 package), each request of the browser held to robots.txt and --rate (and a
-navigation to the scope), and its links, canonical and robots meta read from what its
-scripts leave.
+navigation to the scope), and its links, canonical and robots meta read
+from what its scripts leave.
 
 --crawl-log FILE records every URL met and why it was left out; the summary
 on stderr groups the reasons.
