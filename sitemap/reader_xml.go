@@ -286,11 +286,14 @@ var fastEntries = true
 // coreNames are the core fields' element names, in their order.
 var coreNames = [4]string{"loc", "lastmod", "changefreq", "priority"}
 
-// coreIndex is the core field whose name starts with c (loc for 'l',
-// which lastmod shares), or -1.
-func coreIndex(c byte) int {
-	switch c {
+// coreIndex is the core field whose name b may start with, told by its
+// first letters, or -1.
+func coreIndex(b []byte) int {
+	switch b[0] {
 	case 'l':
+		if len(b) > 1 && b[1] == 'a' {
+			return 1 // lastmod
+		}
 		return 0
 	case 'c':
 		return 2
@@ -332,10 +335,7 @@ func (r *Reader) fastEntry(span *[4][2]int, fixed *[4]string) bool {
 			break
 		}
 		f := -1
-		if k := coreIndex(b[i+1]); k >= 0 {
-			if b[i+1] == 'l' && i+2 < len(b) && b[i+2] == 'a' {
-				k = 1 // lastmod, not loc
-			}
+		if k := coreIndex(b[i+1:]); k >= 0 {
 			name := coreNames[k]
 			if e := i + 1 + len(name); e < len(b) && b[e] == '>' && string(b[i+1:e]) == name {
 				f = k

@@ -289,6 +289,10 @@ type crawlItem struct {
 	chain int
 	// hops is how many redirects and canonicals in a row led to it.
 	hops int
+	// allowed: robots.txt was asked when it was queued (see enqueue),
+	// and need not be again. Not kept on disk: a resumed crawl, whose
+	// robots.txt is fetched anew, asks again.
+	allowed bool
 }
 
 type crawlResult struct {
@@ -495,7 +499,11 @@ func (c *Crawl) work() {
 // stopped before it could, for a resume to visit it again.
 func (c *Crawl) visit(it crawlItem) bool {
 	e := CrawlEntry{URL: it.url, Depth: it.depth, From: it.from}
-	if ok, why := c.f.Allowed(c.ctx, it.url, c.o.Fetch.UserAgent); !ok {
+	ok, why := it.allowed, ""
+	if !ok {
+		ok, why = c.f.Allowed(c.ctx, it.url, c.o.Fetch.UserAgent)
+	}
+	if !ok {
 		if c.ctx.Err() != nil {
 			return false // stopped while robots.txt loaded: says nothing
 		}
@@ -595,10 +603,9 @@ func (c *Crawl) visit(it crawlItem) bool {
 		c.stats.LinksCut++
 		c.mu.Unlock()
 	}
-	if h.refresh != "" && crawlKey(crawlURL(h.refresh)) != crawlKey(it.url) {
+	if target := crawlURL(h.refresh); h.refresh != "" && crawlKey(target) != crawlKey(it.url) {
 		// An instant refresh is a redirect to search engines (a delayed
 		// one's target is one of the page's links).
-		target := crawlURL(h.refresh)
 		e.Reason, e.Target, e.Detail = "redirect", target, "meta refresh"
 		c.log(e)
 		c.enqueue(target, &it, false)
@@ -870,6 +877,7 @@ func (c *Crawl) enqueue(raw string, from *crawlItem, link bool) {
 		// crawl from takes no place in the queue nor in MaxPages. (A stop
 		// while robots.txt loads says nothing: the URL is queued.)
 		allowed, why = c.f.Allowed(c.ctx, n, c.o.Fetch.UserAgent)
+		it.allowed = allowed // asked once, not again by visit
 		allowed = allowed || c.ctx.Err() != nil
 	}
 	switch {
