@@ -427,13 +427,20 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 			c.work()
 		}()
 	}
-	stopSaving := make(chan struct{})
+	stopSaving, saverDone := make(chan struct{}), make(chan struct{})
 	if !c.tempDir && o.Checkpoint > 0 {
-		go c.saveEvery(o.Checkpoint, stopSaving)
+		go func() {
+			defer close(saverDone)
+			c.saveEvery(o.Checkpoint, stopSaving)
+		}()
+	} else {
+		close(saverDone)
 	}
 	go func() {
 		wg.Wait()
+		// No record after finish's: it would outlive the crawl's end.
 		close(stopSaving)
+		<-saverDone
 		if c.ctx.Err() == nil {
 			c.settleAll()
 		}
