@@ -8,67 +8,29 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sitemapkit/sitemapkit/internal/atomicfile"
 )
 
 // tempPrefix starts the name of every file a run writes before it is
 // published; leftovers of a killed run are recognised by it.
 const tempPrefix = ".sitemapkit-tmp-"
 
-// writeFileAtomic makes data the content of dir/name in one step: a reader
-// sees the old file or the new one, never a part (STYLE §14: temp file in
-// the same folder, write, Sync, Close, Rename, fsync the folder; the temp
-// file is removed on error).
-//
-// With durable false, the two fsyncs are skipped: the file survives the
-// process being killed at any point (the kernel has the data), and a
-// power loss may lose the new version but, on file systems that order a
-// rename after the data it replaces (ext4's auto_da_alloc, XFS, btrfs),
-// not leave a torn one. The manifest is written so: it is bookkeeping,
-// and each fsync costs a journal commit (milliseconds, far more on a busy
-// disk) on the path of every run.
-func writeFileAtomic(dir, name, prefix string, data []byte, durable bool) (err error) {
-	f, err := createTemp(dir, prefix)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("publish: writing %s: %w", tmp, err)
-	}
-	if durable {
-		if err = f.Sync(); err != nil {
-			return fmt.Errorf("publish: writing %s: %w", tmp, err)
-		}
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("publish: writing %s: %w", tmp, err)
-	}
-	if err = os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+// writeFileAtomic makes data the content of dir/name in one step (see
+// atomicfile.Write). The manifest is written with durable false: it is
+// bookkeeping, and each fsync costs a journal commit (milliseconds, far
+// more on a busy disk) on the path of every run.
+func writeFileAtomic(dir, name, prefix string, data []byte, durable bool) error {
+	if err := atomicfile.Write(dir, name, prefix, data, durable); err != nil {
 		return fmt.Errorf("publish: %w", err)
-	}
-	if durable {
-		return syncDir(dir)
 	}
 	return nil
 }
 
-// createTemp creates a temp file in dir that a web server running as
-// another user can read once it is renamed into place: os.CreateTemp makes
-// files 0600, and sitemaps are public.
+// createTemp is atomicfile.CreateTemp, its errors the package's.
 func createTemp(dir, prefix string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, prefix+"*")
+	f, err := atomicfile.CreateTemp(dir, prefix)
 	if err != nil {
-		return nil, fmt.Errorf("publish: %w", err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(f.Name())
 		return nil, fmt.Errorf("publish: %w", err)
 	}
 	return f, nil
@@ -83,18 +45,10 @@ func commit(tmp, dir, name string) error {
 	return syncDir(dir)
 }
 
-// syncDir makes the renames and removals in dir durable.
+// syncDir is atomicfile.SyncDir, its errors the package's.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		return fmt.Errorf("publish: %w", err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return fmt.Errorf("publish: syncing %s: %w", dir, err)
 	}
 	return nil
 }

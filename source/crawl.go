@@ -1471,11 +1471,12 @@ func (c *Crawl) resume() (int64, error) {
 // crawlFiles names the files a crawl keeps in dir, those a kill left
 // half-written included.
 func crawlFiles(dir string) []string {
-	names := []string{checkpointFile, foundFile, queueFile, queueFile + ".old", checkpointFile + ".tmp"}
-	seen, _ := filepath.Glob(filepath.Join(dir, seenFiles))
-	tmp, _ := filepath.Glob(filepath.Join(dir, seenFiles+".tmp"))
-	for _, p := range append(seen, tmp...) {
-		names = append(names, filepath.Base(p))
+	names := []string{checkpointFile, foundFile, queueFile, queueFile + ".old"}
+	for _, pattern := range []string{seenFiles, seenFiles + ".tmp*", checkpointFile + ".tmp*"} {
+		found, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, p := range found {
+			names = append(names, filepath.Base(p))
+		}
 	}
 	return names
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/sitemapkit/sitemapkit/internal/atomicfile"
+
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -273,7 +275,7 @@ func noCheckpoint(dir string) error {
 func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{}, skip map[uint64]int, fates map[uint64]fate) error {
 	cp.Version = checkpointVersion
 	cp.Gen, cp.Seen = gen, fmt.Sprintf("seen-%d.bin", gen)
-	f, err := os.Create(filepath.Join(dir, cp.Seen+".tmp"))
+	f, err := atomicfile.CreateTemp(dir, cp.Seen+".tmp")
 	if err != nil {
 		return err
 	}
@@ -294,27 +296,23 @@ func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{
 			put(h, f)
 		}
 	}
-	if err := errors.Join(bw.Flush(), f.Sync()); err != nil {
-		f.Close()
+	if err := errors.Join(bw.Flush(), f.Sync(), f.Close()); err != nil {
+		os.Remove(f.Name())
 		return err
 	}
-	if err := f.Close(); err != nil {
+	if err := os.Rename(f.Name(), filepath.Join(dir, cp.Seen)); err != nil {
+		os.Remove(f.Name())
 		return err
 	}
 	data, err := json.Marshal(cp)
 	if err != nil {
 		return err
 	}
-	if err := writeSynced(filepath.Join(dir, checkpointFile+".tmp"), data); err != nil {
+	// Written last, in one step, the folder synced (both renames): the
+	// switch to this record.
+	if err := atomicfile.Write(dir, checkpointFile, checkpointFile+".tmp", data, true); err != nil {
 		return err
 	}
-	if err := os.Rename(filepath.Join(dir, cp.Seen+".tmp"), filepath.Join(dir, cp.Seen)); err != nil {
-		return err
-	}
-	if err := os.Rename(filepath.Join(dir, checkpointFile+".tmp"), filepath.Join(dir, checkpointFile)); err != nil {
-		return err
-	}
-	syncDir(dir) // the renames, before the previous seen file goes
 	// The checkpoint names its own: the others are the previous ones'.
 	old, _ := filepath.Glob(filepath.Join(dir, seenFiles))
 	for _, name := range old {
@@ -323,24 +321,6 @@ func saveCheckpoint(dir string, gen int, cp *checkpoint, seen map[uint64]struct{
 		}
 	}
 	return nil
-}
-
-// writeSynced writes data to the file name, on disk when it returns.
-func writeSynced(name string, data []byte) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	return errors.Join(err, f.Sync(), f.Close())
-}
-
-// syncDir makes dir's entries (renames) durable, where the system can.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // loadCheckpoint reads a checkpoint, the URLs met and their fates from
