@@ -41,7 +41,7 @@ func Walk(ctx context.Context, starts []string, o Options) iter.Seq[*Document] {
 func (f *Fetcher) Walk(ctx context.Context, starts []string) iter.Seq[*Document] {
 	return func(yield func(*Document) bool) {
 		w := newWalker(ctx, f)
-		defer w.cancel()
+		defer w.end()
 		if d := w.robotsFile(); d != nil && !yield(d) {
 			return
 		}
@@ -68,8 +68,55 @@ type walker struct {
 	workers sync.WaitGroup
 	stopped atomic.Bool // the consumer broke the loop
 
-	mu   sync.Mutex
-	seen map[string]bool // documents visited: absolute paths and URLs
+	mu     sync.Mutex
+	seen   map[string]bool // documents visited: absolute paths and URLs
+	bodies int             // bodies opened and not closed, which ctx streams
+	ended  bool            // the walk is over: ctx goes with the last body
+}
+
+// end ends the walk: its context is released, at once or, while bodies
+// the consumer may still be reading are open, when the last is closed.
+// The consumer reads the last documents after the loop, concurrently: a
+// context cancelled at the loop's end cut every body not yet received.
+func (w *walker) end() {
+	w.mu.Lock()
+	w.ended = true
+	last := w.bodies == 0
+	w.mu.Unlock()
+	if last {
+		w.cancel()
+	}
+}
+
+// track counts a streamed body open until its Close; see end.
+func (w *walker) track(body io.ReadCloser) io.ReadCloser {
+	w.mu.Lock()
+	w.bodies++
+	w.mu.Unlock()
+	return &tracked{ReadCloser: body, w: w}
+}
+
+// tracked is a body counted by its walker.
+type tracked struct {
+	io.ReadCloser
+	w      *walker
+	closed atomic.Bool
+}
+
+func (t *tracked) Close() error {
+	err := t.ReadCloser.Close()
+	if t.closed.Swap(true) {
+		return err
+	}
+	w := t.w
+	w.mu.Lock()
+	w.bodies--
+	last := w.ended && w.bodies == 0
+	w.mu.Unlock()
+	if last {
+		w.cancel()
+	}
+	return err
 }
 
 func newWalker(ctx context.Context, f *Fetcher) *walker {
@@ -481,7 +528,7 @@ func (w *walker) run(it *item) {
 	format, _ := sitemap.Detect(io.TeeReader(body, &head))
 	d.Format = format
 	if format != sitemap.FormatIndex {
-		d.Body = &replay{Reader: io.MultiReader(&head, body), c: body}
+		d.Body = &replay{Reader: io.MultiReader(&head, body), c: w.track(body)}
 		return
 	}
 	_, locs, err := readHead(io.MultiReader(bytes.NewReader(head.Bytes()), io.TeeReader(body, &head)))

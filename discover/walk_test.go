@@ -129,3 +129,44 @@ func TestWalkBreak(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The bodies of the last documents are read after the loop has ended, as
+// a consumer that reads them concurrently does: the walk's end must not cut
+// them. Each sitemap is larger than what the connection buffers, so a
+// body cut short shows.
+func TestWalkBodiesOutliveLoop(t *testing.T) {
+	s := sitetest.New(t)
+	var locs []string
+	for i := range 3 {
+		urls := make([]string, 40000)
+		for j := range urls {
+			urls[j] = fmt.Sprintf("{{.}}/page-%d-%d", i, j)
+		}
+		s.Page(fmt.Sprintf("/sitemap-%d.xml", i), sitetest.URLSet(urls...))
+		locs = append(locs, fmt.Sprintf("{{.}}/sitemap-%d.xml", i))
+	}
+	s.Page("/sitemap.xml", sitetest.Index(locs...))
+	var docs []*discover.Document
+	for d := range discover.Walk(t.Context(), []string{s.URL + "/sitemap.xml"}, discover.Options{}) {
+		if len(d.Problems) > 0 || d.Body == nil {
+			t.Fatalf("%s: %v", d.Name, d.Problems)
+		}
+		docs = append(docs, d)
+	}
+	for _, d := range docs[1:] {
+		r := sitemap.NewReader(d.Body)
+		n := 0
+		for {
+			if _, err := r.Read(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s, after %d URLs: %v", d.Name, n, err)
+			}
+			n++
+		}
+		d.Body.Close()
+		if n != 40000 {
+			t.Errorf("%s: %d URLs, want 40000", d.Name, n)
+		}
+	}
+}
