@@ -71,6 +71,14 @@ type Checker struct {
 	// url-blocked-by-robots. "": URLs are not judged by robots.txt.
 	RobotsAgent string
 
+	// MaxPerRule, when above 0, is how many findings of one rule in one
+	// document reach Report; the rest are counted (DocResult.Omitted)
+	// without their message or place being made, so that a set with one
+	// mistake on every URL is checked about as fast as a clean one. Give
+	// it the Collector's MaxPerRule: the Collector would list no more, and
+	// takes the counts from the FileResults CheckSite returns.
+	MaxPerRule int
+
 	// TempDir is the folder the check of a set of more than a million
 	// URLs keeps its records of the rest in, to find their duplicates in
 	// flat memory (20 bytes a URL on disk, removed by Finish, or once the
@@ -124,9 +132,12 @@ type DocResult struct {
 	// Children are an index's child sitemaps' <loc>s, as written, in order,
 	// for the driver to follow. Nil for other formats.
 	Children []string
-	// Errors, Warnings and Infos count the diagnostics reported for the
-	// document by CheckDocument.
+	// Errors, Warnings and Infos count the document's findings, reported
+	// or not.
 	Errors, Warnings, Infos int
+	// Omitted counts, by rule name, the findings not reported because
+	// their rule had reached Checker.MaxPerRule in the document.
+	Omitted map[string]int
 }
 
 // IsIndex reports whether the document is a sitemap index.
@@ -224,6 +235,7 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	rd.ReuseURL = true // an entry is checked before the next is read
 	d.r = rd
 	err := d.run(ctx)
+	defer d.countOmitted()
 	d.res.Format = rd.Format()
 	d.res.Bytes = rd.InputOffset()
 	d.res.Compressed = rd.Compressed()
@@ -268,6 +280,8 @@ type docCheck struct {
 	entry      []findingKey            // this entry's findings so far, to drop repeats
 	entrySet   map[findingKey]struct{} // the same once entry is long: a URL with thousands of bad images
 	missing    []string                // distinct missing-tag notices since the last entry (at most maxMissing)
+	found      map[*Rule]int           // findings by rule, when Checker.MaxPerRule caps them
+	last       *Rule                   // see full
 }
 
 // onceDiag is a finding reported once per document, at its first place,
@@ -336,8 +350,18 @@ func (d *docCheck) notice(n sitemap.Notice) {
 	d.add(rule, n.Pos, n.Msg)
 }
 
-// add reports a diagnostic of rule at pos in the document.
+// add counts a finding of rule at pos in the document, and reports it
+// unless its rule is past Checker.MaxPerRule.
 func (d *docCheck) add(rule *Rule, pos sitemap.Position, msg string) {
+	if d.take(rule) {
+		d.report(rule, pos, msg)
+	}
+}
+
+// take counts a finding of rule, and reports whether it is to be reported:
+// a finding that fires on every URL makes its place and message only while
+// they are listed.
+func (d *docCheck) take(rule *Rule) bool {
 	switch rule.Severity {
 	case Error:
 		d.res.Errors++
@@ -346,6 +370,42 @@ func (d *docCheck) add(rule *Rule, pos sitemap.Position, msg string) {
 	default:
 		d.res.Infos++
 	}
+	if d.c.MaxPerRule <= 0 {
+		return true
+	}
+	if d.found == nil {
+		d.found = make(map[*Rule]int)
+	}
+	n := d.found[rule] + 1
+	d.found[rule] = n
+	return n <= d.c.MaxPerRule
+}
+
+// full reports whether findings in the document are no longer
+// reported (Checker.MaxPerRule), the rule named name; when it says true,
+// d.last is the rule.
+func (d *docCheck) full(name string) bool {
+	if d.c.MaxPerRule <= 0 {
+		return false
+	}
+	d.last = Lookup(name)
+	return d.last != nil && d.found[d.last] >= d.c.MaxPerRule
+}
+
+// countOmitted sets DocResult.Omitted from the counts take kept.
+func (d *docCheck) countOmitted() {
+	for rule, n := range d.found {
+		if n > d.c.MaxPerRule {
+			if d.res.Omitted == nil {
+				d.res.Omitted = make(map[string]int)
+			}
+			d.res.Omitted[rule.Name] = n - d.c.MaxPerRule
+		}
+	}
+}
+
+// report reports a finding take counted.
+func (d *docCheck) report(rule *Rule, pos sitemap.Position, msg string) {
 	d.c.mu.Lock()
 	d.c.report(Diagnostic{File: d.name, Line: pos.Line, Col: pos.Col, Rule: rule.Name, Severity: rule.Severity, Message: msg})
 	d.c.mu.Unlock()
@@ -467,8 +527,10 @@ func (d *docCheck) violation(v *sitemap.Violation) {
 	if rule == nil {
 		rule = InvalidURL // a rule the writer added without a lint rule; TestSitemapRulesRegistered catches it
 	}
-	// The diagnostic names the rule already: drop Error's " [rule]".
-	d.add(rule, d.fieldPos(v.Field, v.Index), strings.TrimSuffix(v.Error(), " ["+v.Rule+"]"))
+	if d.take(rule) {
+		// The diagnostic names the rule already: drop Error's " [rule]".
+		d.report(rule, d.fieldPos(v.Field, v.Index), strings.TrimSuffix(v.Error(), " ["+v.Rule+"]"))
+	}
 }
 
 // checkLoc applies the URL rules that the value checks do not: scope (when
@@ -478,14 +540,20 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 	if raw == "" {
 		return // missing-tag, from the value checks
 	}
-	var err error
-	if d.scope != nil {
-		err = d.scope.Check(raw)
-	} else {
-		err = loc.Check(raw)
-	}
-	if err != nil {
-		d.locViolation(raw, err, otherHostOK)
+	// Rule answers without making the violation, which a set that breaks
+	// a rule on every URL would make a million times for its first
+	// hundred.
+	switch rule := d.scope.Rule(raw); {
+	case rule == "":
+	case d.full(rule) && (!otherHostOK || rule != sitemap.RuleURLNotAllowed):
+		if k := (findingKey{rule, "loc", 0}); !d.seen(k) {
+			d.record(k)
+			d.take(d.last)
+		}
+	case d.scope != nil:
+		d.locViolation(raw, d.scope.Check(raw), otherHostOK)
+	default:
+		d.locViolation(raw, loc.Check(raw), otherHostOK)
 	}
 	if len(raw) < minLocLen && d.r.Format() != sitemap.FormatText && len(d.entry) == 0 {
 		d.violation(&sitemap.Violation{Rule: sitemap.RuleInvalidURL, Field: "loc", Value: raw,
@@ -496,8 +564,8 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 // locViolation reports err, a problem of loc raw found by package loc;
 // apart from checkLoc so that the fast path allocates nothing.
 func (d *docCheck) locViolation(raw string, err error, otherHostOK bool) {
-	var v *sitemap.Violation
-	if !errors.As(err, &v) {
+	v, ok := err.(*sitemap.Violation) // what package loc returns; errors.As is a tenth of a check that finds one on every URL
+	if !ok && !errors.As(err, &v) {
 		return
 	}
 	if otherHostOK && v.Rule == sitemap.RuleURLNotAllowed {
@@ -554,8 +622,8 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	}
 	d.checkFuture(u.LastMod)
 	if d.blocked != nil && u.Loc != "" {
-		if why := d.blocked(u.Loc); why != "" {
-			d.add(URLBlockedByRobots, d.fieldPos("loc", 0), u.Loc+": "+why+"; crawlers will not read the page")
+		if why := d.blocked(u.Loc); why != "" && d.take(URLBlockedByRobots) {
+			d.report(URLBlockedByRobots, d.fieldPos("loc", 0), u.Loc+": "+why+"; crawlers will not read the page")
 		}
 	}
 
@@ -569,8 +637,8 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	// A feed (RSS, Atom) beside the sitemaps lists their latest URLs
 	// again, as Google asks: the set's duplicates are its sitemaps'.
 	if feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom; feed {
-		if !d.local.add(h) {
-			d.add(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
+		if !d.local.add(h) && d.take(DuplicateURL) {
+			d.report(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
 		}
 	} else {
 		// Whether this or another sitemap listed it is asked of the set a
@@ -614,8 +682,8 @@ func (d *docCheck) checkNews(n *sitemap.News) {
 	if err != nil {
 		return // reported by the value checks
 	}
-	if age := d.now.Sub(t); age > newsMaxAge {
-		d.add(NewsTooOld, d.fieldPos("news:publication_date", 0),
+	if age := d.now.Sub(t); age > newsMaxAge && d.take(NewsTooOld) {
+		d.report(NewsTooOld, d.fieldPos("news:publication_date", 0),
 			fmt.Sprintf("article published %s is more than two days old; Google News wants only the last two days' articles", n.PublicationDate))
 	}
 }
@@ -638,8 +706,8 @@ func (d *docCheck) checkFuture(lastmod string) {
 	if err != nil {
 		return // reported by the value checks
 	}
-	if t.Sub(d.now) > futureSlack {
-		d.add(FutureLastmod, d.fieldPos("lastmod", 0), fmt.Sprintf("lastmod %s is in the future (the check ran at %s)", lastmod, d.now.UTC().Format(time.RFC3339)))
+	if t.Sub(d.now) > futureSlack && d.take(FutureLastmod) {
+		d.report(FutureLastmod, d.fieldPos("lastmod", 0), fmt.Sprintf("lastmod %s is in the future (the check ran at %s)", lastmod, d.now.UTC().Format(time.RFC3339)))
 	}
 }
 
@@ -653,8 +721,8 @@ func (d *docCheck) checkAlternates(u *sitemap.URL, pos sitemap.Position) {
 			xDefault = true
 		}
 	}
-	if !self {
-		d.add(HreflangMissingSelf, d.fieldPos("xhtml:link", 0), "hreflang alternates do not include the page itself ("+u.Loc+")")
+	if !self && d.take(HreflangMissingSelf) {
+		d.report(HreflangMissingSelf, d.fieldPos("xhtml:link", 0), "hreflang alternates do not include the page itself ("+u.Loc+")")
 	}
 	if !xDefault && !d.again("x-default") {
 		d.addOnce(HreflangMissingXDefault, "x-default", d.fieldPos("xhtml:link", 0), "URLs with hreflang alternates have no x-default alternate")
@@ -718,10 +786,11 @@ func (d *docCheck) flushPending() {
 			// known at Finish.
 			spilled = append(spilled, dupRecord{h: hs[i], file: d.fileID, line: uint32(max(p.pos.Line, 0)), col: uint32(max(p.pos.Col, 0))})
 		case fresh[i]:
+		case !d.take(DuplicateURL):
 		case d.listedBefore(int(p.idx)):
-			d.add(DuplicateURL, p.pos, "URL listed twice in this sitemap: "+p.loc)
+			d.report(DuplicateURL, p.pos, "URL listed twice in this sitemap: "+p.loc)
 		default:
-			d.add(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
+			d.report(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
 		}
 	}
 	if len(spilled) > 0 {

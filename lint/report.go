@@ -66,7 +66,9 @@ func (s *Summary) Rules() []string {
 // report in bounded memory.
 //
 // Use Add as the Checker's Report, then call Report once with the
-// documents the check reached. Add may be called from several goroutines.
+// documents the check reached; it counts the findings the Checker left out
+// (FileResult.Omitted) as its own. Add may be called from several
+// goroutines.
 type Collector struct {
 	// MaxPerRule is how many findings of one rule in one file are listed,
 	// and of one rule about whole documents (no line) in the whole check;
@@ -76,6 +78,8 @@ type Collector struct {
 	// findings left out, as the user set it (the command's
 	// "--max-per-rule"). Empty means "max per rule".
 	LimitName string
+	// Ignore names rules whose findings are neither listed nor counted.
+	Ignore []string
 
 	mu      sync.Mutex
 	diags   []Diagnostic
@@ -93,26 +97,12 @@ type fileRule struct{ file, rule string }
 // Add counts d and lists it unless its rule has reached MaxPerRule in its
 // file.
 func (c *Collector) Add(d Diagnostic) {
+	if slices.Contains(c.Ignore, d.Rule) {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.sum.ByRule == nil {
-		c.sum.ByRule = map[string]RuleCount{}
-		c.shown = map[fileRule]int{}
-		c.omitted = map[fileRule]int{}
-		c.firstOmitted = map[string]string{}
-	}
-	switch d.Severity {
-	case Error:
-		c.sum.Errors++
-	case Warning:
-		c.sum.Warnings++
-	default:
-		c.sum.Infos++
-	}
-	rc := c.sum.ByRule[d.Rule]
-	rc.Severity = d.Severity
-	rc.Count++
-	c.sum.ByRule[d.Rule] = rc
+	c.count(d.Rule, d.Severity, 1)
 	key := fileRule{d.File, d.Rule}
 	if d.Line == 0 {
 		// A finding about a whole document (a fetch error, an empty
@@ -132,6 +122,28 @@ func (c *Collector) Add(d Diagnostic) {
 	c.diags = append(c.diags, d)
 }
 
+// count counts n findings of rule, of severity sev; c.mu is held.
+func (c *Collector) count(rule string, sev Severity, n int) {
+	if c.sum.ByRule == nil {
+		c.sum.ByRule = map[string]RuleCount{}
+		c.shown = map[fileRule]int{}
+		c.omitted = map[fileRule]int{}
+		c.firstOmitted = map[string]string{}
+	}
+	switch sev {
+	case Error:
+		c.sum.Errors += n
+	case Warning:
+		c.sum.Warnings += n
+	default:
+		c.sum.Infos += n
+	}
+	rc := c.sum.ByRule[rule]
+	rc.Severity = sev
+	rc.Count += n
+	c.sum.ByRule[rule] = rc
+}
+
 // lastLine sorts the notes of findings left out after a file's listed
 // findings; it is 0 in the Report.
 const lastLine = 1<<31 - 1
@@ -142,6 +154,16 @@ const lastLine = 1<<31 - 1
 func (c *Collector) Report(files []FileResult) *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for _, f := range files {
+		for rule, n := range f.Omitted {
+			if slices.Contains(c.Ignore, rule) {
+				continue
+			}
+			c.count(rule, severityOf(rule), n)
+			c.omitted[fileRule{f.Name, rule}] += n
+			c.sum.Omitted += n
+		}
+	}
 	diags := c.diags
 	sum := c.sum
 	if sum.ByRule == nil {

@@ -23,6 +23,10 @@ type FileResult struct {
 	Errors     int    `json:"errors"`
 	Warnings   int    `json:"warnings"`
 	Infos      int    `json:"infos"`
+	// Omitted counts, by rule name, the findings counted in Errors,
+	// Warnings and Infos but not reported (Checker.MaxPerRule), for the
+	// Collector's Report.
+	Omitted map[string]int `json:"-"`
 }
 
 // CheckSite checks every document reachable from starts (see
@@ -81,6 +85,7 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 				fr.Format = res.Format.String()
 				fr.URLs, fr.Bytes, fr.Compressed = res.Entries, res.Bytes, res.Compressed
 				fr.Errors, fr.Warnings, fr.Infos = res.Errors, res.Warnings, res.Infos
+				fr.Omitted = res.Omitted
 			}
 			if err != nil && ctx.Err() == nil {
 				c.reportf(FetchError, d.Name, 0, 0, "%v", err)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -452,5 +453,80 @@ func TestMissingStart(t *testing.T) {
 	r.has(t, "fetch-error", "nope.xml", "no such file")
 	if len(r.files) != 1 || r.files[0].Read {
 		t.Errorf("files:\n%s", r)
+	}
+}
+
+// TestMaxPerRuleSameReport holds the Checker's MaxPerRule, which counts the
+// findings past it without making them, to the Report a Collector makes of
+// every finding: the same listing, notes and counts, with --ignore's rules
+// left out of both. The set breaks rules on every URL (outside the
+// directory, a bad lastmod, a bad priority, duplicates, URLs blocked by
+// robots.txt).
+func TestMaxPerRuleSameReport(t *testing.T) {
+	s := sitetest.New(t)
+	s.Page("/robots.txt", "User-agent: *\nDisallow: /shop/private\n\nSitemap: {{.}}/maps/sitemap.xml\n")
+	s.Page("/maps/sitemap.xml", sitetest.Index("{{.}}/maps/a.xml", "{{.}}/maps/b.xml"))
+	// Each file lists its first half twice (duplicates across files would
+	// be reported in whichever file was checked second).
+	urlset := func(from, to int) string {
+		var b strings.Builder
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for k := from; k < to+(to-from)/2; k++ {
+			i := k
+			if k >= to {
+				i = from + k - to
+			}
+			loc := fmt.Sprintf("{{.}}/shop/item-%d", i)
+			switch {
+			case i%7 == 0:
+				loc = fmt.Sprintf("{{.}}/shop/private/%d", i)
+			case i%11 == 0:
+				loc = fmt.Sprintf("{{.}}/maps/in-scope-%d", i)
+			case i%13 == 0:
+				loc = fmt.Sprintf("{{.}}/shop/../maps/x-%d", i) // in scope once normalised: the slow path
+			}
+			lastmod := "2024-05-01"
+			if i%2 == 1 {
+				lastmod = "someday"
+			}
+			fmt.Fprintf(&b, "<url><loc>%s</loc><lastmod>%s</lastmod><priority>%d</priority></url>\n", loc, lastmod, 1+i%3)
+		}
+		b.WriteString("</urlset>\n")
+		return b.String()
+	}
+	s.Page("/maps/a.xml", urlset(0, 400))
+	s.Page("/maps/b.xml", urlset(1000, 1500))
+	run := func(checkerMax int, ignore []string) string {
+		col := &Collector{MaxPerRule: 5, Ignore: ignore}
+		c := &Checker{Report: col.Add, MaxPerRule: checkerMax, RobotsAgent: "Googlebot"}
+		files, err := CheckSite(context.Background(), []string{s.URL + "/"}, discover.Options{Timeout: 5 * time.Second}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := col.Report(files)
+		var b strings.Builder
+		for _, d := range rep.Diagnostics {
+			fmt.Fprintln(&b, d)
+		}
+		fmt.Fprintf(&b, "%+v\n", rep.Summary)
+		for _, f := range rep.Files {
+			fmt.Fprintf(&b, "%s %d %d %d\n", f.Name, f.Errors, f.Warnings, f.Infos)
+		}
+		return b.String()
+	}
+	for _, ignore := range [][]string{nil, {"url-outside-directory", "invalid-date"}} {
+		all, capped := run(0, ignore), run(5, ignore)
+		if all != capped {
+			t.Errorf("ignore %q: the Checker's cap changes the report:\nwithout it:\n%s\nwith it:\n%s", ignore, all, capped)
+		}
+		for _, rule := range []string{"url-outside-directory", "invalid-date", "invalid-priority", "duplicate-url", "url-blocked-by-robots"} {
+			want := 1
+			if slices.Contains(ignore, rule) {
+				want = 0
+			}
+			if n := strings.Count(capped, "more "+rule+" findings in this file not shown"); n < want || want == 0 && n > 0 {
+				t.Errorf("ignore %q: %d notes of omitted %s findings:\n%s", ignore, n, rule, capped)
+			}
+		}
 	}
 }

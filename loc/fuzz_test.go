@@ -56,6 +56,10 @@ func FuzzNormalize(f *testing.F) {
 				t.Fatalf("Normalize(%q) = %q, which Check refuses: %v", raw, n, err)
 			}
 		}
+		var none *Scope
+		if got, want := none.Rule(raw), ruleName(Check(raw)); got != want {
+			t.Fatalf("Rule(%q) without a scope = %q, Check says %q", raw, got, want)
+		}
 		for _, s := range scopes {
 			got, err := s.Apply(raw)
 			if s.fast(raw) {
@@ -66,6 +70,17 @@ func FuzzNormalize(f *testing.F) {
 				}
 				if got != raw || err != nil || s.Check(raw) != nil {
 					t.Fatalf("Apply(%q) = %q, %v on the fast path", raw, got, err)
+				}
+			}
+			if got, want := s.Rule(raw), ruleName(s.Check(raw)); got != want {
+				t.Fatalf("Rule(%q) = %q, Check says %q", raw, got, want)
+			}
+			if s.fastOutside(raw) {
+				// The quick outside-directory answer: Check's slow path
+				// must give the same.
+				want := s.checkWritten(raw)
+				if !isRule(want, sitemap.RuleOutsideDirectory) || !isRule(s.Check(raw), sitemap.RuleOutsideDirectory) {
+					t.Fatalf("fastOutside takes %q, the slow path gives %v", raw, want)
 				}
 			}
 			if err == nil && !s.fast(got) && len(got) < 2000 {
@@ -84,6 +99,15 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("StripSessionIDs(%q) = %q, still with a session ID", raw, s)
 		}
 	})
+}
+
+// ruleName is the rule of a *sitemap.Violation, "" for nil.
+func ruleName(err error) string {
+	var v *sitemap.Violation
+	if errors.As(err, &v) {
+		return v.Rule
+	}
+	return ""
 }
 
 func isRule(err error, rules ...string) bool {

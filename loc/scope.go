@@ -13,9 +13,10 @@ import (
 // goroutines at once. The zero Scope has no scope rules: its Apply and
 // Check apply the other rules only, like the package's Check.
 type Scope struct {
-	origin string // "https://www.example.com:8443", normalised
-	dir    string // "/catalog/": the directory of the sitemap's URL
-	prefix string // origin + dir: what every URL in scope starts with
+	origin  string // "https://www.example.com:8443", normalised
+	dir     string // "/catalog/": the directory of the sitemap's URL
+	prefix  string // origin + dir: what every URL in scope starts with
+	outside string // the outside-directory message, made once: a set may break it on every URL
 }
 
 // NewScope returns the Scope of a sitemap published at sitemapURL (the
@@ -34,7 +35,9 @@ func NewScope(sitemapURL string) (*Scope, error) {
 		path = path[:i]
 	}
 	dir := path[:strings.LastIndexByte(path, '/')+1]
-	return &Scope{origin: origin, dir: dir, prefix: origin + dir}, nil
+	prefix := origin + dir
+	return &Scope{origin: origin, dir: dir, prefix: prefix,
+		outside: "outside the sitemap's directory: only URLs starting with " + prefix + " are allowed"}, nil
 }
 
 // cutOrigin splits a normalised URI at the "/" that starts its path.
@@ -83,7 +86,33 @@ func (s *Scope) Check(uri string) error {
 	if s.fast(uri) {
 		return nil
 	}
+	if s.fastOutside(uri) {
+		return violation(sitemap.RuleOutsideDirectory, uri, s.outside)
+	}
 	return s.checkWritten(uri)
+}
+
+// Rule returns the rule Check finds uri breaking, as its
+// *sitemap.Violation names it, or "" when it breaks none. It allocates
+// nothing when uri is fine or only outside the directory: a checker that
+// has listed enough findings of a rule counts the rest with Rule, and asks
+// Check for the message of those it lists. s may be nil: no scope.
+func (s *Scope) Rule(uri string) string {
+	switch {
+	case s == nil:
+	case s.fast(uri):
+		return ""
+	case s.fastOutside(uri):
+		return sitemap.RuleOutsideDirectory
+	}
+	err := s.checkWritten(uri)
+	if v, ok := err.(*sitemap.Violation); ok {
+		return v.Rule
+	}
+	if err != nil {
+		return sitemap.RuleInvalidURL // not made by this package
+	}
+	return ""
 }
 
 // Check is Scope.Check without a scope, for a sitemap whose public URL is
@@ -146,8 +175,7 @@ func (s *Scope) check(raw, n string, length int) error {
 			return violation(sitemap.RuleURLNotAllowed, raw, s.mismatch(origin))
 		}
 		if !strings.HasPrefix(path, s.dir) {
-			return violation(sitemap.RuleOutsideDirectory, raw,
-				"outside the sitemap's directory: only URLs starting with "+s.prefix+" are allowed")
+			return violation(sitemap.RuleOutsideDirectory, raw, s.outside)
 		}
 	}
 	if length > sitemap.MaxLocLen {
@@ -196,7 +224,24 @@ func (s *Scope) fast(raw string) bool {
 	if len(raw) > sitemap.MaxLocLen || len(raw) < len(s.prefix) || raw[:len(s.prefix)] != s.prefix || s.prefix == "" {
 		return false
 	}
-	i := len(s.prefix) // just after a '/'
+	return fastFrom(raw, len(s.prefix))
+}
+
+// fastOutside reports whether raw is a normalised URI on the scope's
+// origin but outside its directory, that breaks no rule checked before
+// the directory: what a set published in the wrong folder has on every
+// URL, answered without normalising each.
+func (s *Scope) fastOutside(raw string) bool {
+	o := len(s.origin)
+	if s.prefix == "" || len(raw) > sitemap.MaxLocLen || len(raw) <= o || raw[o] != '/' || raw[:o] != s.origin {
+		return false
+	}
+	return !strings.HasPrefix(raw[o:], s.dir) && fastFrom(raw, o+1)
+}
+
+// fastFrom reports whether raw[i:], just after a '/' of a normalised
+// origin's path, is normalised and free of session IDs.
+func fastFrom(raw string, i int) bool {
 	if i < len(raw) && (raw[i] == '.' || raw[i] == '%') && dotStart(raw, i) {
 		return false
 	}

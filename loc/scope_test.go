@@ -222,6 +222,48 @@ func TestFastPathAllocs(t *testing.T) {
 	}
 }
 
+// TestOutsideFast holds Check to its quick answer for a normalised URL
+// outside the directory (a set published in the wrong folder breaks it
+// on every URL): the slow path's violation, made without normalising.
+func TestOutsideFast(t *testing.T) {
+	s, err := NewScope("https://www.example.com/sitemaps/sitemap-1.xml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		uri  string
+		fast bool
+		rule string
+	}{
+		{"https://www.example.com/catalog/item-1?color=red&size=M&ref=1", true, sitemap.RuleOutsideDirectory},
+		{"https://www.example.com/sitemaps", true, sitemap.RuleOutsideDirectory},
+		{"https://www.example.com/", true, sitemap.RuleOutsideDirectory},
+		{"https://www.example.com/a/../sitemaps/x", false, ""},                     // in scope once normalised
+		{"https://www.example.com/a%2e%2e/x", false, sitemap.RuleOutsideDirectory}, // %2e is left to the slow path
+		{"https://www.example.com/a b", false, sitemap.RuleInvalidURL},
+		{"https://www.example.com:443/x", false, sitemap.RuleOutsideDirectory},
+		{"https://www.example.com.evil/x", false, sitemap.RuleURLNotAllowed},
+		{"https://www.example.com/sitemaps/x", false, ""},
+	} {
+		if got := s.fastOutside(tc.uri); got != tc.fast {
+			t.Errorf("fastOutside(%q) = %v, want %v", tc.uri, got, tc.fast)
+		}
+		err := s.Check(tc.uri)
+		if tc.rule == "" {
+			if err != nil {
+				t.Errorf("Check(%q) = %v, want nil", tc.uri, err)
+			}
+			continue
+		}
+		if !isRule(err, tc.rule) {
+			t.Errorf("Check(%q) = %v, want %s", tc.uri, err, tc.rule)
+		}
+		if want := s.checkWritten(tc.uri); err.Error() != want.Error() {
+			t.Errorf("Check(%q) = %v, the slow path %v", tc.uri, err, want)
+		}
+	}
+}
+
 func TestSessionIDNames(t *testing.T) {
 	a := SessionIDNames()
 	a[0] = "changed"

@@ -48,7 +48,7 @@ func checkWritten(ctx context.Context, o publish.Options, res *publish.Result) (
 		public = o.Base
 	}
 	col := &lint.Collector{MaxPerRule: checkedPerRule, LimitName: "shown by generate; sitemapkit validate lists all"}
-	files, err := lint.CheckSite(ctx, starts, discover.Options{Base: public, Offline: true}, &lint.Checker{Report: col.Add})
+	files, err := lint.CheckSite(ctx, starts, discover.Options{Base: public, Offline: true}, &lint.Checker{Report: col.Add, MaxPerRule: checkedPerRule})
 	if err != nil {
 		return nil, err
 	}

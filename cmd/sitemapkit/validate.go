@@ -131,16 +131,8 @@ EXIT STATUS
 var validateFormats = []string{"text", "json", "github", "sarif"}
 
 func runValidate(ctx context.Context, a *app, o *validateOptions, args []string) error {
-	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule"}
-	report := col.Add
-	if len(o.ignore) > 0 {
-		report = func(d lint.Diagnostic) {
-			if !slices.Contains(o.ignore, d.Rule) {
-				col.Add(d)
-			}
-		}
-	}
-	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: report, RobotsAgent: o.robotsAgent})
+	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule", Ignore: o.ignore}
+	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: col.Add, MaxPerRule: o.maxPerRule, RobotsAgent: o.robotsAgent})
 	if err != nil {
 		return err
 	}
@@ -167,8 +159,8 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		}
 		if !o.quiet {
 			writeSummary(w, &rep.Summary)
-			if o.site.Base == "" && slices.ContainsFunc(args, func(a string) bool { return !isHTTPURL(a) }) {
-				fmt.Fprintln(w, "Scope not checked for local files: their public URL is unknown. Give --base https://www.example.com/ (the URL of the folder given) to check that each URL is on the sitemap's host and inside its folder.")
+			if note := unscopedNote(rep.Files); note != "" {
+				fmt.Fprintln(w, note)
 			}
 		}
 	}
@@ -184,6 +176,26 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		return &exitError{code: exitInputErrors}
 	}
 	return nil
+}
+
+// unscopedNote says which documents read had no public URL (local files
+// without --base, and not named by an index's <loc>), so that the scope
+// rules were not applied to their URLs; "" when there are none.
+func unscopedNote(files []lint.FileResult) string {
+	var names []string
+	for _, f := range files {
+		if f.Read && f.URL == "" {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	what, its := names[0], "its"
+	if len(names) > 1 {
+		what, its = fmt.Sprintf("%d local files (%s…)", len(names), names[0]), "their"
+	}
+	return "Scope not checked for " + what + ": " + its + " public URL is unknown. Give --base https://www.example.com/ (the URL of the folder given) to check that each URL is on the sitemap's host and inside its folder."
 }
 
 // githubAnnotation writes d as a GitHub Actions workflow command, which

@@ -364,3 +364,35 @@ func TestValidateRobots(t *testing.T) {
 		t.Errorf("a missing --robots file: exit %d, %s", code, errOut)
 	}
 }
+
+// The note on the scope names the documents whose public URL was not
+// known: not a local index's children, which the index's <loc>s place.
+func TestValidateUnscopedNote(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "sitemap.xml", sitetest.Index(vbase+"maps/s1.xml"))
+	write(t, dir, "s1.xml", xmlURLSet(entry(vbase+"a")))
+	write(t, dir, "other/a.xml", xmlURLSet(entry(vbase+"b")))
+	write(t, dir, "other/b.xml", xmlURLSet(entry(vbase+"c")))
+	for _, tc := range []struct {
+		args []string
+		note string
+		code int
+	}{
+		// The child's URL is known (the index names it): its URL outside
+		// /maps/ is found; the index's own is not known.
+		{[]string{filepath.Join(dir, "sitemap.xml")}, "Scope not checked for " + filepath.Join(dir, "sitemap.xml") + ": its public URL is unknown.", 1},
+		{[]string{filepath.Join(dir, "other")}, "Scope not checked for 2 local files (" + filepath.Join(dir, "other", "a.xml") + "…): their public URL is unknown.", 0},
+		{[]string{"--base", vbase + "maps/", filepath.Join(dir, "sitemap.xml")}, "", 1},
+	} {
+		code, out, errOut := sk(t, append([]string{"validate", "--offline"}, tc.args...)...)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d\n%s%s", tc.args, code, tc.code, out, errOut)
+		}
+		if tc.note == "" && strings.Contains(out, "Scope not checked") || !strings.Contains(out, tc.note) {
+			t.Errorf("%q: want the note %q:\n%s", tc.args, tc.note, out)
+		}
+		if tc.code == 1 && !strings.Contains(out, "s1.xml:3:6: error[url-outside-directory]") {
+			t.Errorf("%q: the child's scope is not checked:\n%s", tc.args, out)
+		}
+	}
+}
