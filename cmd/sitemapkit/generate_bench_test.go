@@ -156,16 +156,20 @@ func BenchmarkReadValidate(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		args []string
+		code int
 	}{
-		{"read-jsonl", []string{"read", "--format", "jsonl", index}},
-		{"read-csv", []string{"read", "--format", "csv", index}},
-		{"read-text", []string{"read", "--format", "text", index}},
-		{"validate", []string{"validate", "-q", "--base", genBase, index}},
+		{"read-jsonl", []string{"read", "--format", "jsonl", index}, exitOK},
+		{"read-csv", []string{"read", "--format", "csv", index}, exitOK},
+		{"read-text", []string{"read", "--format", "text", index}, exitOK},
+		{"validate", []string{"validate", "-q", "--base", genBase, index}, exitOK},
+		// The harness's corpus: children in /sitemaps/, URLs at the root,
+		// a url-outside-directory error on every URL.
+		{"validate-outside", []string{"validate", "-q", "--base", genBase + "sitemaps/", index}, exitInputErrors},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				if code := run(context.Background(), bc.args, nil, io.Discard, io.Discard); code != exitOK {
-					b.Fatalf("exit %d", code)
+				if code := run(context.Background(), bc.args, nil, io.Discard, io.Discard); code != bc.code {
+					b.Fatalf("exit %d, want %d", code, bc.code)
 				}
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
