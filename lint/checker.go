@@ -280,8 +280,14 @@ type docCheck struct {
 	entry      []findingKey            // this entry's findings so far, to drop repeats
 	entrySet   map[findingKey]struct{} // the same once entry is long: a URL with thousands of bad images
 	missing    []string                // distinct missing-tag notices since the last entry (at most maxMissing)
-	found      map[*Rule]int           // findings by rule, when Checker.MaxPerRule caps them
-	last       *Rule                   // see full
+	found      []ruleCount             // findings by rule, when Checker.MaxPerRule caps them
+}
+
+// ruleCount counts a rule's findings in a document. Few rules fire in one
+// document: a list, looked through, costs less than a map.
+type ruleCount struct {
+	rule *Rule
+	n    int
 }
 
 // onceDiag is a finding reported once per document, at its first place,
@@ -373,33 +379,35 @@ func (d *docCheck) take(rule *Rule) bool {
 	if d.c.MaxPerRule <= 0 {
 		return true
 	}
-	if d.found == nil {
-		d.found = make(map[*Rule]int)
+	for i := range d.found {
+		if c := &d.found[i]; c.rule == rule {
+			c.n++
+			return c.n <= d.c.MaxPerRule
+		}
 	}
-	n := d.found[rule] + 1
-	d.found[rule] = n
-	return n <= d.c.MaxPerRule
+	d.found = append(d.found, ruleCount{rule, 1})
+	return 1 <= d.c.MaxPerRule
 }
 
-// full reports whether findings in the document are no longer
-// reported (Checker.MaxPerRule), the rule named name; when it says true,
-// d.last is the rule.
-func (d *docCheck) full(name string) bool {
-	if d.c.MaxPerRule <= 0 {
-		return false
+// full returns the rule named name when its findings in the document are
+// no longer reported (Checker.MaxPerRule), or nil.
+func (d *docCheck) full(name string) *Rule {
+	for _, c := range d.found {
+		if c.rule.Name == name && c.n >= d.c.MaxPerRule {
+			return c.rule
+		}
 	}
-	d.last = Lookup(name)
-	return d.last != nil && d.found[d.last] >= d.c.MaxPerRule
+	return nil
 }
 
 // countOmitted sets DocResult.Omitted from the counts take kept.
 func (d *docCheck) countOmitted() {
-	for rule, n := range d.found {
-		if n > d.c.MaxPerRule {
+	for _, c := range d.found {
+		if c.n > d.c.MaxPerRule {
 			if d.res.Omitted == nil {
 				d.res.Omitted = make(map[string]int)
 			}
-			d.res.Omitted[rule.Name] = n - d.c.MaxPerRule
+			d.res.Omitted[c.rule.Name] = c.n - d.c.MaxPerRule
 		}
 	}
 }
@@ -545,11 +553,7 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 	// hundred.
 	switch rule := d.scope.Rule(raw); {
 	case rule == "":
-	case d.full(rule) && (!otherHostOK || rule != sitemap.RuleURLNotAllowed):
-		if k := (findingKey{rule, "loc", 0}); !d.seen(k) {
-			d.record(k)
-			d.take(d.last)
-		}
+	case d.counted(rule, otherHostOK):
 	case d.scope != nil:
 		d.locViolation(raw, d.scope.Check(raw), otherHostOK)
 	default:
@@ -559,6 +563,21 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 		d.violation(&sitemap.Violation{Rule: sitemap.RuleInvalidURL, Field: "loc", Value: raw,
 			Msg: fmt.Sprintf("shorter than the %d characters the sitemap schema requires", minLocLen)})
 	}
+}
+
+// counted counts a finding of rule about the entry's loc, and reports
+// true, when its rule is past Checker.MaxPerRule: the violation need not be
+// made. A URL on another host is left to locViolation when otherHostOK.
+func (d *docCheck) counted(rule string, otherHostOK bool) bool {
+	full := d.full(rule)
+	if full == nil || otherHostOK && rule == sitemap.RuleURLNotAllowed {
+		return false
+	}
+	if k := (findingKey{rule, "loc", 0}); !d.seen(k) {
+		d.record(k)
+		d.take(full)
+	}
+	return true
 }
 
 // locViolation reports err, a problem of loc raw found by package loc;

@@ -118,6 +118,9 @@ func checkLastMod(report func(*Violation), s string, strict bool) {
 // checkDate reports a value that is not a W3C Datetime, or one less
 // precise than min: the schemas (xsd:date | xsd:dateTime) need a full date.
 func checkDate(report func(*Violation), field, s string, min dateForm) {
+	if f := quickForm(s); f >= min {
+		return
+	}
 	d := parseW3C(s)
 	switch {
 	case d.form == 0:
