@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,14 +30,14 @@ import (
 // # Memory
 //
 // Per-document checks stream. The set-wide rules keep, for the whole set:
-// 8 bytes per distinct URL in a hash set (11 to 21 bytes with the set's
-// free slots) to find duplicates across files, 8 bytes per child named by an
-// index (to find nested indexes), and 24 bytes per hreflang link (two
-// 64-bit hashes, the file and the line) for reciprocity. A million URLs with
-// five alternates each thus need about 140 MB; a set without alternates,
-// about 20 MB per million URLs. Hashes are 64-bit (maphash, seeded per
-// Checker): a false duplicate among ten million URLs has odds of about one
-// in 370 billion.
+// the first million distinct URLs' hashes in a table (about 12 MB) to find
+// duplicates across files, and 8 bytes per child named by an index (to
+// find nested indexes). The URLs past the first million, and the hreflang
+// links (whose reciprocity is checked at Finish), are records sorted in
+// runs on disk, in TempDir: 20 bytes a URL, 50 a link, and a few bytes an
+// entry with alternates. Memory stays flat, whatever the set's size.
+// Hashes are 64-bit (maphash, seeded per Checker): a false duplicate among
+// ten million URLs has odds of about one in 370 billion.
 type Checker struct {
 	// Now is the time against which news articles' age is judged (Google
 	// wants only articles of the last two days). Zero means time.Now() when
@@ -79,10 +78,10 @@ type Checker struct {
 	// takes the counts from the FileResults CheckSite returns.
 	MaxPerRule int
 
-	// TempDir is the folder the check of a set of more than a million
-	// URLs keeps its records of the rest in, to find their duplicates in
-	// flat memory (20 bytes a URL on disk, removed by Finish, or once the
-	// Checker is garbage). Default: the system's (os.TempDir).
+	// TempDir is the folder the check keeps its sorted runs in: the
+	// URLs past the first million, to find their duplicates, and the
+	// hreflang links (see Memory), removed by Finish, or once the Checker
+	// is garbage. Default: the system's (os.TempDir).
 	TempDir string
 
 	mu     sync.Mutex
@@ -93,10 +92,10 @@ type Checker struct {
 	// (see spill.go).
 	urls          *publish.Seen
 	inSet         int
-	spill         *dupSpill
-	indexChildren hashSet  // every child loc named by an index
-	links         []link   // hreflang links, for reciprocity
-	files         []string // document names, indexed by link.file
+	spill         *spill[dupRecord]
+	indexChildren hashSet            // every child loc named by an index
+	links         *spill[linkRecord] // hreflang links, for reciprocity (see hreflang.go)
+	files         []string           // document names, indexed by link.file
 	indexFiles    int
 	late          map[string]*[3]int // findings reported at Finish, by file: errors, warnings, infos
 	spare         []*docMemory       // per-document memory to reuse: growing it costs more than clearing it
@@ -107,13 +106,6 @@ type Checker struct {
 type docMemory struct {
 	local  hashSet  // an index's or feed's locs, for duplicates within it
 	hashes []uint64 // a sitemap's locs, in order (see listedBefore)
-}
-
-// A link is one hreflang alternate: page from lists page to.
-type link struct {
-	from, to uint64
-	file     uint32
-	line     uint32
 }
 
 // DocResult is what CheckDocument learned about a document.
@@ -787,15 +779,15 @@ func (d *docCheck) flushPending() {
 		}
 	} else {
 		if c.spill == nil {
-			c.spill = &dupSpill{dir: c.TempDir}
+			c.spill = &spill[dupRecord]{dir: c.TempDir, c: &dupCodec}
 			// A Checker dropped without Finish must not leave its runs.
-			runtime.AddCleanup(c, (*dupSpill).remove, c.spill)
+			runtime.AddCleanup(c, (*spill[dupRecord]).remove, c.spill)
 		}
 		for i, h := range hs {
 			fresh[i] = !c.urls.HasHash(h)
 		}
 	}
-	c.links = append(c.links, d.links...)
+	c.addLinks(d.links)
 	c.mu.Unlock()
 	var spilled []dupRecord
 	for i, p := range d.pending {
@@ -888,7 +880,7 @@ func (c *Checker) Finish() {
 	c.reciprocity()
 	c.spilledDuplicates()
 	c.release()
-	c.indexChildren, c.links, c.files, c.spare = hashSet{}, nil, nil, nil
+	c.indexChildren, c.files, c.spare = hashSet{}, nil, nil
 }
 
 // release frees the duplicate table and removes the runs on disk: at
@@ -900,7 +892,10 @@ func (c *Checker) release() {
 	if c.spill != nil {
 		c.spill.remove()
 	}
-	c.urls, c.spill, c.inSet = nil, nil, 0
+	if c.links != nil {
+		c.links.remove()
+	}
+	c.urls, c.spill, c.links, c.inSet = nil, nil, nil, 0
 }
 
 // spilledDuplicates reports the URLs past the table listed twice or more:
@@ -953,58 +948,5 @@ func (c *Checker) reportLate(d Diagnostic) {
 		n[1]++
 	default:
 		n[2]++
-	}
-}
-
-// reciprocity reports every link a→b (a ≠ b) where b is a page of the set
-// that has alternates of its own but none back to a. A b that is not in
-// the set, or has no alternates in it, may carry its hreflang in its HTML
-// or in another site's sitemap: it is not reported.
-func (c *Checker) reciprocity() {
-	links := c.links
-	// In full order, the place a link is reported at (the first of its
-	// repeats) does not change from run to run.
-	slices.SortFunc(links, func(x, y link) int {
-		return cmp.Or(cmp.Compare(x.from, y.from), cmp.Compare(x.to, y.to), cmp.Compare(x.file, y.file), cmp.Compare(x.line, y.line))
-	})
-	hasFrom := func(from uint64) bool {
-		_, ok := slices.BinarySearchFunc(links, from, func(l link, f uint64) int { return cmp.Compare(l.from, f) })
-		return ok
-	}
-	hasLink := func(from, to uint64) bool {
-		_, ok := slices.BinarySearchFunc(links, link{from: from, to: to}, func(l, t link) int {
-			if r := cmp.Compare(l.from, t.from); r != 0 {
-				return r
-			}
-			return cmp.Compare(l.to, t.to)
-		})
-		return ok
-	}
-	var bad []link
-	for i, l := range links {
-		if l.from == l.to || (i > 0 && links[i-1].from == l.from && links[i-1].to == l.to) {
-			continue
-		}
-		if hasFrom(l.to) && !hasLink(l.to, l.from) {
-			bad = append(bad, l)
-		}
-	}
-	slices.SortFunc(bad, func(x, y link) int {
-		if r := cmp.Compare(x.file, y.file); r != 0 {
-			return r
-		}
-		return cmp.Compare(x.line, y.line)
-	})
-	for i := 0; i < len(bad); {
-		l, n := bad[i], 1
-		for i+n < len(bad) && bad[i+n].file == l.file && bad[i+n].line == l.line {
-			n++
-		}
-		i += n
-		msg := "an hreflang alternate of this URL has alternates of its own in this set, but none back to this URL; Google ignores links that are not returned"
-		if n > 1 {
-			msg = fmt.Sprintf("%d hreflang alternates of this URL have alternates of their own in this set, but none back to this URL; Google ignores links that are not returned", n)
-		}
-		c.reportLate(Diagnostic{File: c.files[l.file], Line: int(l.line), Rule: HreflangNotReciprocal.Name, Severity: HreflangNotReciprocal.Severity, Message: msg})
 	}
 }

@@ -659,9 +659,104 @@ func TestSortRecords(t *testing.T) {
 		}
 	}
 	want := slices.Clone(rs)
-	slices.SortFunc(want, compareRecords)
-	sortRecords(rs, make([]dupRecord, len(rs)))
+	slices.SortFunc(want, dupCodec.cmp)
+	sortRecords(rs, make([]dupRecord, len(rs)), &dupCodec)
 	if !slices.Equal(rs, want) {
 		t.Error("radix order differs from the comparison's")
+	}
+}
+
+// TestReciprocityRuns holds the reciprocity check, which sorts the links
+// in runs on disk, to the rule worked out here with maps: random sets of
+// pages with alternates (pages linked and not back, links to pages
+// without alternates or outside the set, self-links, a page listed twice,
+// a link repeated), each with runs of the default size (all in memory)
+// and of a few records (several runs, merged).
+func TestReciprocityRuns(t *testing.T) {
+	const base = "https://www.example.com/"
+	for seed := range uint64(4) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		type entry struct {
+			page int
+			alts []int
+		}
+		docs := make([][]entry, 4)
+		for i := range docs {
+			for range 60 {
+				e := entry{page: r.IntN(120)}
+				for range r.IntN(6) {
+					e.alts = append(e.alts, r.IntN(150)) // 120..149: pages not in the set
+				}
+				if r.IntN(3) > 0 {
+					e.alts = append(e.alts, e.page)
+				}
+				docs[i] = append(docs[i], e)
+			}
+		}
+		// The rule, with maps: a link p→q (p ≠ q), at its first place, when q
+		// has alternates and no link back.
+		has, linked, first := map[int]bool{}, map[[2]int]bool{}, map[[2]int][2]int{}
+		for i, es := range docs {
+			for j, e := range es {
+				for _, q := range e.alts {
+					has[e.page] = true
+					k := [2]int{e.page, q}
+					if !linked[k] {
+						linked[k], first[k] = true, [2]int{i, j + 3} // line: after the XML declaration and <urlset>
+					}
+				}
+			}
+		}
+		want := map[string]int{}
+		for k, at := range first {
+			if k[0] != k[1] && has[k[1]] && !linked[[2]int{k[1], k[0]}] {
+				want[fmt.Sprintf("s%d.xml:%d", at[0], at[1])]++
+			}
+		}
+		check := func() map[string]int {
+			dir := t.TempDir()
+			got := map[string]int{}
+			c := &Checker{Now: testNow, TempDir: dir, Report: func(d Diagnostic) {
+				if d.Rule != HreflangNotReciprocal.Name {
+					return
+				}
+				n := 1
+				if f := strings.Fields(d.Message); f[0] != "an" {
+					n, _ = strconv.Atoi(f[0])
+				}
+				got[fmt.Sprintf("%s:%d", d.File, d.Line)] += n
+			}}
+			for i, es := range docs {
+				var b strings.Builder
+				b.WriteString("<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n")
+				for _, e := range es {
+					fmt.Fprintf(&b, "<url><loc>%sp%d</loc>", base, e.page)
+					for k, q := range e.alts {
+						fmt.Fprintf(&b, `<xhtml:link rel="alternate" hreflang="x%d" href="%sp%d"/>`, k, base, q)
+					}
+					b.WriteString("</url>\n")
+				}
+				b.WriteString("</urlset>\n")
+				name := fmt.Sprintf("s%d.xml", i)
+				if _, err := c.CheckDocument(context.Background(), name, base+name, strings.NewReader(b.String())); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c.Finish()
+			if left, _ := os.ReadDir(dir); len(left) > 0 {
+				t.Errorf("runs left behind: %v", left)
+			}
+			return got
+		}
+		if got := check(); !maps.Equal(got, want) || len(want) < 20 {
+			t.Errorf("seed %d: %d places reported, want %d:\ngot  %v\nwant %v", seed, len(got), len(want), got, want)
+		}
+		func() {
+			defer func(r, g int) { spillRun, spillMerge = r, g }(spillRun, spillMerge)
+			spillRun, spillMerge = 7, 3
+			if got := check(); !maps.Equal(got, want) {
+				t.Errorf("seed %d, in runs of 7: %d places reported, want %d:\ngot  %v\nwant %v", seed, len(got), len(want), got, want)
+			}
+		}()
 	}
 }

@@ -17,10 +17,11 @@ import (
 // and place) are sorted in runs on disk, merged at Finish: two in
 // different sitemaps are a duplicate, reported then. Memory stays flat
 // whatever the set's size; a URL listed twice in one sitemap is still
-// found as it is read (its document's hashes).
+// found as it is read (its document's hashes). The hreflang links go
+// through runs the same way, from the first (see reciprocity).
 var (
 	setMemURLs = 1 << 20
-	spillRun   = 1 << 17 // records a run holds: 3 MiB, and as much to sort it
+	spillRun   = 1 << 17 // records a run holds: 3 to 4 MiB, and as much to sort it
 	spillMerge = 64      // runs of one size: so many are merged into one of the next
 )
 
@@ -30,32 +31,55 @@ type dupRecord struct {
 	file, line, col uint32
 }
 
-// recordSize is a dupRecord's size on disk.
-const recordSize = 20
-
-func compareRecords(x, y dupRecord) int {
-	return cmp.Or(cmp.Compare(x.h, y.h), cmp.Compare(x.file, y.file), cmp.Compare(x.line, y.line), cmp.Compare(x.col, y.col))
+// dupCodec orders dupRecords by hash, then place.
+var dupCodec = codec[dupRecord]{
+	size: 20,
+	key:  func(r dupRecord) uint64 { return r.h },
+	cmp: func(x, y dupRecord) int {
+		return cmp.Or(cmp.Compare(x.h, y.h), cmp.Compare(x.file, y.file), cmp.Compare(x.line, y.line), cmp.Compare(x.col, y.col))
+	},
+	put: func(b []byte, r dupRecord) {
+		binary.LittleEndian.PutUint64(b, r.h)
+		binary.LittleEndian.PutUint32(b[8:], r.file)
+		binary.LittleEndian.PutUint32(b[12:], r.line)
+		binary.LittleEndian.PutUint32(b[16:], r.col)
+	},
+	get: func(b []byte) dupRecord {
+		return dupRecord{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint32(b[8:]),
+			binary.LittleEndian.Uint32(b[12:]), binary.LittleEndian.Uint32(b[16:])}
+	},
 }
 
-// dupSpill is the runs of records on disk: runs[k] holds runs of
-// spillRun·spillMerge^k records, fewer than spillMerge of them, so that a
-// record is written once for each size it goes through (a handful), and
-// the merge at the end reads a bounded number of files.
-type dupSpill struct {
+// A codec tells a spill how to order its records and keep them on disk.
+type codec[T any] struct {
+	size int              // bytes a record takes on disk
+	key  func(T) uint64   // the order's first part, radix-sorted: uniform hashes
+	cmp  func(x, y T) int // the whole order, key first
+	put  func([]byte, T)  // writes a record into size bytes
+	get  func([]byte) T   // reads one back
+}
+
+// A spill sorts more records than memory should hold: runs[k] holds runs
+// of spillRun·spillMerge^k records on disk, fewer than spillMerge of
+// them, so that a record is written once for each size it goes through
+// (a handful), and the merge at the end reads a bounded number of files.
+// A set that never fills the buffer is sorted in memory.
+type spill[T any] struct {
 	dir  string // "" for the system's
-	buf  []dupRecord
-	tmp  []dupRecord // sortRecords'
+	c    *codec[T]
+	buf  []T
+	tmp  []T // sortRecords'
 	runs [][]string
-	err  error // the first failure: the check of duplicates past the table stops
+	err  error // the first failure: what the records are for is not checked
 }
 
 // add records r; a full buffer becomes a run.
-func (s *dupSpill) add(r dupRecord) {
+func (s *spill[T]) add(r T) {
 	if s.err != nil {
 		return
 	}
 	if s.buf == nil {
-		s.buf = make([]dupRecord, 0, spillRun)
+		s.buf = make([]T, 0, spillRun)
 	}
 	s.buf = append(s.buf, r)
 	if len(s.buf) == spillRun {
@@ -64,18 +88,12 @@ func (s *dupSpill) add(r dupRecord) {
 }
 
 // flush sorts the buffer into a run.
-func (s *dupSpill) flush() {
+func (s *spill[T]) flush() {
 	if len(s.buf) == 0 || s.err != nil {
 		return
 	}
 	s.sortBuf()
-	name, err := s.write(func(yield func(dupRecord) bool) {
-		for _, r := range s.buf {
-			if !yield(r) {
-				return
-			}
-		}
-	})
+	name, err := s.write(slices.Values(s.buf))
 	s.buf = s.buf[:0]
 	if err != nil {
 		s.err = err
@@ -86,7 +104,7 @@ func (s *dupSpill) flush() {
 
 // addRun adds the run name to those of size k, merging them into one of
 // size k+1 when there are spillMerge.
-func (s *dupSpill) addRun(k int, name string) {
+func (s *spill[T]) addRun(k int, name string) {
 	for len(s.runs) <= k {
 		s.runs = append(s.runs, nil)
 	}
@@ -107,31 +125,31 @@ func (s *dupSpill) addRun(k int, name string) {
 }
 
 // sortBuf sorts the buffer.
-func (s *dupSpill) sortBuf() {
+func (s *spill[T]) sortBuf() {
 	if len(s.tmp) < len(s.buf) {
-		s.tmp = make([]dupRecord, cap(s.buf))
+		s.tmp = make([]T, cap(s.buf))
 	}
-	sortRecords(s.buf, s.tmp[:len(s.buf)])
+	sortRecords(s.buf, s.tmp[:len(s.buf)], s.c)
 }
 
-// sortRecords sorts rs by hash, then place, using tmp (as long): a radix
-// sort of the hashes, a byte at a time from the lowest (they are uniform:
-// no comparison), then the rare runs of equal hashes (one URL listed
-// twice) by place.
-func sortRecords(rs, tmp []dupRecord) {
+// sortRecords sorts rs in c's order, using tmp (as long): a radix sort of
+// the keys, a byte at a time from the lowest (they are uniform hashes: no
+// comparison), then the runs of equal keys (a URL listed twice, a page's
+// links) by the whole order.
+func sortRecords[T any](rs, tmp []T, c *codec[T]) {
 	src, dst := rs, tmp
 	for shift := 0; shift < 64; shift += 8 {
 		var at [256]int
 		for _, r := range src {
-			at[byte(r.h>>shift)]++
+			at[byte(c.key(r)>>shift)]++
 		}
 		n := 0
-		for i, c := range at {
+		for i, k := range at {
 			at[i] = n
-			n += c
+			n += k
 		}
 		for _, r := range src {
-			b := byte(r.h >> shift)
+			b := byte(c.key(r) >> shift)
 			dst[at[b]] = r
 			at[b]++
 		}
@@ -139,31 +157,28 @@ func sortRecords(rs, tmp []dupRecord) {
 	}
 	// Eight passes: the records are back in rs.
 	for i := 0; i < len(rs); {
-		j := i + 1
-		for j < len(rs) && rs[j].h == rs[i].h {
+		j, k := i+1, c.key(rs[i])
+		for j < len(rs) && c.key(rs[j]) == k {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(rs[i:j], compareRecords)
+			slices.SortFunc(rs[i:j], c.cmp)
 		}
 		i = j
 	}
 }
 
 // write writes the records of seq to a new run file and returns its name.
-func (s *dupSpill) write(seq func(func(dupRecord) bool)) (string, error) {
+func (s *spill[T]) write(seq func(func(T) bool)) (string, error) {
 	f, err := os.CreateTemp(s.dir, "sitemapkit-validate-*.run")
 	if err != nil {
 		return "", err
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
-	var b [recordSize]byte
+	b := make([]byte, s.c.size)
 	for r := range seq {
-		binary.LittleEndian.PutUint64(b[:8], r.h)
-		binary.LittleEndian.PutUint32(b[8:], r.file)
-		binary.LittleEndian.PutUint32(b[12:], r.line)
-		binary.LittleEndian.PutUint32(b[16:], r.col)
-		w.Write(b[:])
+		s.c.put(b, r)
+		w.Write(b)
 	}
 	err = errors.Join(w.Flush(), f.Close(), s.err)
 	if err != nil {
@@ -175,7 +190,7 @@ func (s *dupSpill) write(seq func(func(dupRecord) bool)) (string, error) {
 
 // merged yields the records of every run and of the buffer, in order.
 // A read failure ends it and is kept in s.err.
-func (s *dupSpill) merged() func(func(dupRecord) bool) {
+func (s *spill[T]) merged() func(func(T) bool) {
 	var all []string
 	for _, rs := range s.runs {
 		all = append(all, rs...)
@@ -185,9 +200,9 @@ func (s *dupSpill) merged() func(func(dupRecord) bool) {
 
 // mergeRuns yields the records of the runs named, and of the buffer when
 // withBuf, in order.
-func (s *dupSpill) mergeRuns(names []string, withBuf bool) func(func(dupRecord) bool) {
-	return func(yield func(dupRecord) bool) {
-		h := &runHeap{}
+func (s *spill[T]) mergeRuns(names []string, withBuf bool) func(func(T) bool) {
+	return func(yield func(T) bool) {
+		h := &runHeap[T]{c: s.c}
 		for _, name := range names {
 			f, err := os.Open(name)
 			if err != nil {
@@ -195,14 +210,14 @@ func (s *dupSpill) mergeRuns(names []string, withBuf bool) func(func(dupRecord) 
 				return
 			}
 			defer f.Close()
-			rr := &runReader{r: bufio.NewReaderSize(f, 32<<10)}
+			rr := &runReader[T]{r: bufio.NewReaderSize(f, 32<<10), b: make([]byte, s.c.size)}
 			if rr.next(s) {
 				h.rs = append(h.rs, rr)
 			}
 		}
 		if withBuf {
 			s.sortBuf()
-			buf := &runReader{recs: s.buf}
+			buf := &runReader[T]{recs: s.buf}
 			if buf.next(s) {
 				h.rs = append(h.rs, buf)
 			}
@@ -226,7 +241,7 @@ func (s *dupSpill) mergeRuns(names []string, withBuf bool) func(func(dupRecord) 
 }
 
 // remove removes the run files.
-func (s *dupSpill) remove() {
+func (s *spill[T]) remove() {
 	for _, rs := range s.runs {
 		for _, name := range rs {
 			os.Remove(name)
@@ -236,13 +251,14 @@ func (s *dupSpill) remove() {
 }
 
 // runReader reads a run's records in order, from its file or a slice.
-type runReader struct {
+type runReader[T any] struct {
 	r    *bufio.Reader
-	recs []dupRecord
-	cur  dupRecord
+	b    []byte
+	recs []T
+	cur  T
 }
 
-func (rr *runReader) next(s *dupSpill) bool {
+func (rr *runReader[T]) next(s *spill[T]) bool {
 	if rr.r == nil {
 		if len(rr.recs) == 0 {
 			return false
@@ -250,25 +266,26 @@ func (rr *runReader) next(s *dupSpill) bool {
 		rr.cur, rr.recs = rr.recs[0], rr.recs[1:]
 		return true
 	}
-	var b [recordSize]byte
-	if _, err := io.ReadFull(rr.r, b[:]); err != nil {
+	if _, err := io.ReadFull(rr.r, rr.b); err != nil {
 		if err != io.EOF && s.err == nil {
 			s.err = err
 		}
 		return false
 	}
-	rr.cur = dupRecord{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint32(b[8:]),
-		binary.LittleEndian.Uint32(b[12:]), binary.LittleEndian.Uint32(b[16:])}
+	rr.cur = s.c.get(rr.b)
 	return true
 }
 
-type runHeap struct{ rs []*runReader }
+type runHeap[T any] struct {
+	c  *codec[T]
+	rs []*runReader[T]
+}
 
-func (h *runHeap) Len() int           { return len(h.rs) }
-func (h *runHeap) Less(i, j int) bool { return compareRecords(h.rs[i].cur, h.rs[j].cur) < 0 }
-func (h *runHeap) Swap(i, j int)      { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
-func (h *runHeap) Push(x any)         { h.rs = append(h.rs, x.(*runReader)) }
-func (h *runHeap) Pop() any {
+func (h *runHeap[T]) Len() int           { return len(h.rs) }
+func (h *runHeap[T]) Less(i, j int) bool { return h.c.cmp(h.rs[i].cur, h.rs[j].cur) < 0 }
+func (h *runHeap[T]) Swap(i, j int)      { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
+func (h *runHeap[T]) Push(x any)         { h.rs = append(h.rs, x.(*runReader[T])) }
+func (h *runHeap[T]) Pop() any {
 	x := h.rs[len(h.rs)-1]
 	h.rs = h.rs[:len(h.rs)-1]
 	return x
