@@ -103,6 +103,17 @@ type tracked struct {
 	closed atomic.Bool
 }
 
+// Read reads the body; a read the time budget cut says so, as a Limit
+// finding: the consumer reads the last documents after the walk, which can
+// yield no finding of its own then.
+func (t *tracked) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && t.w.ctx.Err() == context.DeadlineExceeded && t.w.parent.Err() == nil {
+		err = problem(Limit, err, "the walk's time budget of %v was spent while this document was read (--time-budget): the rest of it is not read", t.w.o.Budget)
+	}
+	return n, err
+}
+
 func (t *tracked) Close() error {
 	err := t.ReadCloser.Close()
 	if t.closed.Swap(true) {
@@ -476,9 +487,9 @@ func (w *walker) limit(it *item, yield func(*Document) bool, why string) {
 		return
 	}
 	w.limited = true
-	d := *it.doc
-	d.Body, d.Redirects, d.Format, d.Listing = nil, nil, 0, false
-	d.Problems = []*Error{problem(Limit, nil, "%s: this document and those after it are not read", why)}
+	// The fields a worker still running the item does not write.
+	d := Document{Name: it.doc.Name, URL: it.doc.URL, Parent: it.doc.Parent, Local: it.doc.Local,
+		Problems: []*Error{problem(Limit, nil, "%s: this document and those after it are not read", why)}}
 	yield(&d)
 }
 
@@ -528,7 +539,8 @@ func (w *walker) run(it *item) {
 	format, _ := sitemap.Detect(io.TeeReader(body, &head))
 	d.Format = format
 	if format != sitemap.FormatIndex {
-		d.Body = &replay{Reader: io.MultiReader(&head, body), c: w.track(body)}
+		t := w.track(body)
+		d.Body = &replay{Reader: io.MultiReader(&head, t), c: t}
 		return
 	}
 	_, locs, err := readHead(io.MultiReader(bytes.NewReader(head.Bytes()), io.TeeReader(body, &head)))

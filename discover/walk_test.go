@@ -2,6 +2,7 @@ package discover_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -168,5 +169,42 @@ func TestWalkBodiesOutliveLoop(t *testing.T) {
 		if n != 40000 {
 			t.Errorf("%s: %d URLs, want 40000", d.Name, n)
 		}
+	}
+}
+
+// A body still read when the walk's time budget runs out ends with the
+// walk-limit finding, as an error of the read: the walk, over, cannot
+// yield one.
+func TestWalkBudgetWhileReading(t *testing.T) {
+	s := sitetest.New(t)
+	s.Handle("/slow.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
+		for i := 0; ; i++ {
+			if _, err := fmt.Fprintf(w, "<url><loc>%s/p%d</loc></url>\n", s.URL, i); err != nil {
+				return
+			}
+			if i < 2000 {
+				continue // enough for the head the walk reads
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	})
+	var d *discover.Document
+	for doc := range discover.Walk(t.Context(), []string{s.URL + "/slow.xml"}, discover.Options{Budget: 300 * time.Millisecond}) {
+		d = doc
+	}
+	if d == nil || d.Body == nil {
+		t.Fatalf("document %+v", d)
+	}
+	defer d.Body.Close()
+	_, err := io.Copy(io.Discard, d.Body)
+	var we *discover.Error
+	if !errors.As(err, &we) || we.Kind != discover.Limit {
+		t.Fatalf("read error %v, want a walk-limit finding", err)
 	}
 }

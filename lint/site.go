@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"sync"
@@ -87,7 +88,12 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 				fr.Errors, fr.Warnings, fr.Infos = res.Errors, res.Warnings, res.Infos
 				fr.Omitted = res.Omitted
 			}
-			if err != nil && ctx.Err() == nil {
+			var limit *discover.Error
+			switch {
+			case err == nil || ctx.Err() != nil:
+			case errors.As(err, &limit) && limit.Kind == discover.Limit:
+				c.reportf(WalkLimit, d.Name, 0, 0, "%v", limit)
+			default:
 				c.reportf(FetchError, d.Name, 0, 0, "%v", err)
 			}
 		}

@@ -365,6 +365,10 @@ func ruleOf(err error) string {
 	if r := sitemap.ErrorRule(err); r != "" {
 		return r
 	}
+	var limit *discover.Error
+	if errors.As(err, &limit) && limit.Kind == discover.Limit {
+		return limit.Kind.String() // the time budget, spent while it was read
+	}
 	return discover.FetchFailed.String()
 }
 

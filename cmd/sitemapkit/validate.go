@@ -159,7 +159,7 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		}
 		if !o.quiet {
 			writeSummary(w, &rep.Summary)
-			if note := unscopedNote(rep.Files); note != "" {
+			if note := unscopedNote(rep.Files); note != "" && o.site.Base == "" {
 				fmt.Fprintln(w, note)
 			}
 		}
@@ -180,7 +180,9 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 
 // unscopedNote says which documents read had no public URL (local files
 // without --base, and not named by an index's <loc>), so that the scope
-// rules were not applied to their URLs; "" when there are none.
+// rules were not applied to their URLs; "" when there are none. With
+// --base given, a document without one is named by a relative <loc>, a
+// finding of its own.
 func unscopedNote(files []lint.FileResult) string {
 	var names []string
 	for _, f := range files {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -373,6 +374,8 @@ func TestValidateUnscopedNote(t *testing.T) {
 	write(t, dir, "s1.xml", xmlURLSet(entry(vbase+"a")))
 	write(t, dir, "other/a.xml", xmlURLSet(entry(vbase+"b")))
 	write(t, dir, "other/b.xml", xmlURLSet(entry(vbase+"c")))
+	write(t, dir, "rel/index.xml", sitetest.Index("child.xml"))
+	write(t, dir, "rel/child.xml", xmlURLSet(entry(vbase+"rel/d")))
 	for _, tc := range []struct {
 		args []string
 		note string
@@ -383,6 +386,9 @@ func TestValidateUnscopedNote(t *testing.T) {
 		{[]string{filepath.Join(dir, "sitemap.xml")}, "Scope not checked for " + filepath.Join(dir, "sitemap.xml") + ": its public URL is unknown.", 1},
 		{[]string{filepath.Join(dir, "other")}, "Scope not checked for 2 local files (" + filepath.Join(dir, "other", "a.xml") + "…): their public URL is unknown.", 0},
 		{[]string{"--base", vbase + "maps/", filepath.Join(dir, "sitemap.xml")}, "", 1},
+		// With --base, a child named by a relative <loc> has no public URL:
+		// a relative-url finding, not a note asking for --base.
+		{[]string{"--base", vbase + "rel/", filepath.Join(dir, "rel", "index.xml")}, "", 1},
 	} {
 		code, out, errOut := sk(t, append([]string{"validate", "--offline"}, tc.args...)...)
 		if code != tc.code {
@@ -391,8 +397,39 @@ func TestValidateUnscopedNote(t *testing.T) {
 		if tc.note == "" && strings.Contains(out, "Scope not checked") || !strings.Contains(out, tc.note) {
 			t.Errorf("%q: want the note %q:\n%s", tc.args, tc.note, out)
 		}
-		if tc.code == 1 && !strings.Contains(out, "s1.xml:3:6: error[url-outside-directory]") {
+		if strings.HasSuffix(tc.args[len(tc.args)-1], "sitemap.xml") && !strings.Contains(out, "s1.xml:3:6: error[url-outside-directory]") {
 			t.Errorf("%q: the child's scope is not checked:\n%s", tc.args, out)
 		}
+	}
+}
+
+// A sitemap still being read when --time-budget runs out is a walk-limit
+// finding, for validate and read alike, not a fetch error.
+func TestBudgetSpentWhileReading(t *testing.T) {
+	s := sitetest.New(t)
+	s.Handle("/slow.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
+		for i := 0; ; i++ {
+			if _, err := fmt.Fprintf(w, "<url><loc>%s/p%d</loc></url>\n", s.URL, i); err != nil {
+				return
+			}
+			if i < 2000 {
+				continue
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	})
+	code, out, errOut := sk(t, "validate", "--time-budget", "400ms", s.URL+"/slow.xml")
+	if code != 1 || !strings.Contains(out, s.URL+"/slow.xml: error[walk-limit]: the walk's time budget of 400ms was spent while this document was read") || strings.Contains(out, "fetch-error") {
+		t.Errorf("validate: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = sk(t, "read", "--time-budget", "400ms", s.URL+"/slow.xml")
+	if code != 1 || !strings.Contains(errOut, "error[walk-limit]") || strings.Count(out, "\n") < 2000 {
+		t.Errorf("read: exit %d, %d lines\n%s", code, strings.Count(out, "\n"), errOut)
 	}
 }
