@@ -177,23 +177,7 @@ func TestWalkBodiesOutliveLoop(t *testing.T) {
 // yield one.
 func TestWalkBudgetWhileReading(t *testing.T) {
 	s := sitetest.New(t)
-	s.Handle("/slow.xml", func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
-		for i := 0; ; i++ {
-			if _, err := fmt.Fprintf(w, "<url><loc>%s/p%d</loc></url>\n", s.URL, i); err != nil {
-				return
-			}
-			if i < 2000 {
-				continue // enough for the head the walk reads
-			}
-			w.(http.Flusher).Flush()
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	})
+	s.Trickle("/slow.xml", 2000, 20*time.Millisecond)
 	var d *discover.Document
 	for doc := range discover.Walk(t.Context(), []string{s.URL + "/slow.xml"}, discover.Options{Budget: 300 * time.Millisecond}) {
 		d = doc

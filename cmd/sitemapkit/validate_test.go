@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -407,23 +406,7 @@ func TestValidateUnscopedNote(t *testing.T) {
 // finding, for validate and read alike, not a fetch error.
 func TestBudgetSpentWhileReading(t *testing.T) {
 	s := sitetest.New(t)
-	s.Handle("/slow.xml", func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
-		for i := 0; ; i++ {
-			if _, err := fmt.Fprintf(w, "<url><loc>%s/p%d</loc></url>\n", s.URL, i); err != nil {
-				return
-			}
-			if i < 2000 {
-				continue
-			}
-			w.(http.Flusher).Flush()
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	})
+	s.Trickle("/slow.xml", 2000, 20*time.Millisecond)
 	code, out, errOut := sk(t, "validate", "--time-budget", "400ms", s.URL+"/slow.xml")
 	if code != 1 || !strings.Contains(out, s.URL+"/slow.xml: error[walk-limit]: the walk's time budget of 400ms was spent while this document was read") || strings.Contains(out, "fetch-error") {
 		t.Errorf("validate: exit %d\n%s%s", code, out, errOut)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -57,6 +58,29 @@ func (s *Site) Page(path, body string) {
 func (s *Site) GzPage(path, body string) {
 	z := Gzip(strings.ReplaceAll(body, "{{.}}", s.URL))
 	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(z)) })
+}
+
+// Trickle serves at path a urlset that never ends: its first n URLs at
+// once (enough for the head a walk reads to tell the format), then one
+// every pause, until the client goes.
+func (s *Site) Trickle(path string, n int, pause time.Duration) {
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for i := 0; ; i++ {
+			if _, err := fmt.Fprintf(w, "<url><loc>%s/p%d</loc></url>\n", s.URL, i); err != nil {
+				return
+			}
+			if i < n {
+				continue
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(pause):
+			}
+		}
+	})
 }
 
 // Handle serves path with h.
