@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
+
 	"github.com/sitemapkit/sitemapkit/internal/longtest"
+	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 )
 
 // TestReadValidateMemory: read and validate of a set of 3,000,000 URLs (an
@@ -37,5 +44,76 @@ func TestReadValidateMemory(t *testing.T) {
 		if args[0] == "read" && out.lines != n {
 			t.Errorf("read printed %d lines, want %d", out.lines, n)
 		}
+	}
+}
+
+// TestValidateHreflangMemory: validate of 2,000,000 URLs with five
+// hreflang alternates each (10,000,000 links, whose reciprocity is checked
+// at the end), written here as 40 gzipped sitemaps, stays within 64 MiB
+// of peak RSS, and finds the one link not returned.
+func TestValidateHreflangMemory(t *testing.T) {
+	longtest.Skip(t, "builds the command and validates 2,000,000 URLs of five alternates each")
+	const clusters, perFile = 400_000, 50_000
+	bin := filepath.Join(t.TempDir(), "sitemapkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	langs := []string{"en", "de", "fr", "es", "it"}
+	var children []string
+	var f *os.File
+	var zw *gzip.Writer
+	var w *bufio.Writer
+	end := func() {
+		w.WriteString("</urlset>\n")
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		zw.Close()
+		f.Close()
+	}
+	n := 0
+	for c := range clusters {
+		for _, l := range langs {
+			if n%perFile == 0 {
+				if f != nil {
+					end()
+				}
+				name := fmt.Sprintf("sitemap-%d.xml.gz", n/perFile+1)
+				children = append(children, genBase+name)
+				var err error
+				if f, err = os.Create(filepath.Join(dir, name)); err != nil {
+					t.Fatal(err)
+				}
+				zw, _ = gzip.NewWriterLevel(f, gzip.BestSpeed)
+				w = bufio.NewWriterSize(zw, 1<<16)
+				w.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+			}
+			fmt.Fprintf(w, "<url><loc>%s%s/%d</loc>", genBase, l, c)
+			for _, a := range langs {
+				if c == 7 && l == "de" && a == "en" {
+					continue // the one link not returned: en/7 → de/7
+				}
+				fmt.Fprintf(w, `<xhtml:link rel="alternate" hreflang="%s" href="%s%s/%d"/>`, a, genBase, a, c)
+			}
+			w.WriteString("</url>\n")
+			n++
+		}
+	}
+	end()
+	index := filepath.Join(dir, "sitemap.xml")
+	if err := os.WriteFile(index, []byte(sitetest.Index(children...)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	cmd := exec.Command(bin, "validate", "--base", genBase, index)
+	cmd.Stdout = &out
+	peak := peakRSS(t, cmd)
+	t.Logf("validate of %d URLs with %d alternates each: peak RSS %.1f MiB", n, len(langs), float64(peak)/(1<<20))
+	if peak > 64<<20 {
+		t.Errorf("peak RSS %.1f MiB, over 64 MiB", float64(peak)/(1<<20))
+	}
+	if got := strings.Count(out.String(), "[hreflang-not-reciprocal]"); got != 1 || !strings.Contains(out.String(), "2,000,000 URLs") {
+		t.Errorf("%d hreflang-not-reciprocal findings, want 1:\n%s", got, out.String())
 	}
 }
