@@ -46,7 +46,9 @@ type robotsEntry struct {
 func NewFetcher(o Options) *Fetcher {
 	o = o.WithDefaults()
 	return &Fetcher{
-		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes, Transport: o.Transport},
+		// Documents are opened ahead of their reader: a body's time runs
+		// while it is read, not while it waits its turn.
+		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, TimeoutPerRead: true, MaxBytes: o.MaxBytes, Transport: o.Transport},
 		ua:     o.UserAgent,
 		o:      o,
 		robots: map[string]*robotsEntry{},

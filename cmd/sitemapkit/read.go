@@ -553,7 +553,7 @@ func addSiteFlags(f *pflag.FlagSet, opts *discover.Options) {
 	def := discover.Options{UserAgent: discover.UserAgent(version())}.WithDefaults()
 	f.StringVar(&opts.Base, "base", "", "public URL of local files, for the scope rules (a file's URL is base + its path relative to the folder given)")
 	f.BoolVar(&opts.Offline, "offline", false, "never use the network: URLs and index children not found beside their local index are reported, not fetched")
-	f.DurationVar(&opts.Timeout, "timeout", def.Timeout, "time limit of each fetch, body included")
+	f.DurationVar(&opts.Timeout, "timeout", def.Timeout, "time limit of each fetch up to its answer, then of each read of its body (a sitemap opened ahead does not run out of time waiting its turn)")
 	f.StringVar(&opts.UserAgent, "user-agent", def.UserAgent, "User-Agent sent, and matched against robots.txt groups")
 	f.IntVar(&opts.MaxDepth, "max-depth", def.MaxDepth, "levels of index followed below a start (an index listed by an index is an error, but is still read one level down)")
 	f.IntVar(&opts.Concurrency, "concurrency", def.Concurrency, "documents fetched and read at once")

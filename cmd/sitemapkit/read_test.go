@@ -6,12 +6,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
 	"github.com/sitemapkit/sitemapkit/sitemap"
@@ -274,5 +277,33 @@ func TestCSVQuotesEveryPlace(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestReadOpenedAheadInTime: a large sitemap opened ahead of its turn
+// (the walk opens documents ahead of the reader) waits longer than
+// --timeout for it, behind children slow to answer; its time counts while
+// it is read, not while it waits, and every URL is read.
+func TestReadOpenedAheadInTime(t *testing.T) {
+	s := sitetest.New(t)
+	var children []string
+	for i := range 6 {
+		path := fmt.Sprintf("/slow-%d.xml", i)
+		s.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(250 * time.Millisecond)
+			io.WriteString(w, xmlURLSet(entry(fmt.Sprintf("%s/slow-%d", s.URL, i))))
+		})
+		children = append(children, "{{.}}"+path)
+	}
+	s.Page("/index.xml", sitetest.Index(children...))
+	var big []string
+	for i := range 40000 {
+		big = append(big, entry(fmt.Sprintf("{{.}}/big-%d", i)))
+	}
+	s.Page("/big.xml", xmlURLSet(big...))
+	s.Page("/robots.txt", "Sitemap: {{.}}/index.xml\nSitemap: {{.}}/big.xml\n")
+	code, out, errOut := sk(t, "read", "--format", "text", "--concurrency", "2", "--timeout", "700ms", s.URL+"/robots.txt")
+	if code != 0 || strings.Count(out, "\n") != 40006 {
+		t.Errorf("exit %d, %d URLs, want 40006\n%s", code, strings.Count(out, "\n"), errOut)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -82,6 +83,12 @@ type Client struct {
 	// Timeout bounds one fetch, redirects and reading the body included.
 	// Default (0): DefaultTimeout. Negative: no timeout.
 	Timeout time.Duration
+	// TimeoutPerRead makes Timeout bound the request up to its answer's
+	// header, then each read of the body on its own, not the whole: a
+	// body opened ahead and read when its turn comes (the site walk's)
+	// does not run out of time while it waits; one that stalls for
+	// Timeout still fails.
+	TimeoutPerRead bool
 	// MaxBytes caps the decoded body; reading past it fails with
 	// sitemap.ErrTooLarge. Default (0): DefaultMaxBytes.
 	MaxBytes int64
@@ -143,18 +150,20 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
-	var cancel context.CancelFunc = func() {}
-	fctx := ctx
-	if timeout > 0 {
-		fctx, cancel = context.WithTimeout(ctx, timeout)
-	}
+	fctx, cancel := context.WithCancel(ctx)
+	t := &fetchTimer{timeout: timeout, cancel: cancel}
+	t.start()
 	resp, err := c.get(fctx, rawURL)
 	if err != nil {
 		cancel()
-		if fctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		if t.expired() && ctx.Err() == nil {
 			err.Err = fmt.Errorf("%w after %v", ErrTimeout, timeout)
 		}
 		return nil, err
+	}
+	if c.TimeoutPerRead {
+		t.stop()
+		t.perRead = true
 	}
 	body, encodings, closers, derr := c.decode(resp.Body, resp.Header)
 	if derr != nil {
@@ -169,10 +178,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 		Header:     resp.Header,
 		Redirects:  resp.hops,
 		Encodings:  encodings,
-		Body: &fetchBody{
-			r: body, closers: append(closers, resp.Body), cancel: cancel,
-			ctx: ctx, fctx: fctx, timeout: timeout,
-		},
+		Body:       &fetchBody{r: body, closers: append(closers, resp.Body), cancel: cancel, ctx: ctx, t: t},
 	}, nil
 }
 
@@ -401,20 +407,59 @@ func (c *capReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// A fetchTimer cancels a fetch when its time is up: the whole fetch's, or
+// with perRead, that of each read of the body.
+type fetchTimer struct {
+	timeout time.Duration // <= 0: none
+	cancel  context.CancelFunc
+	perRead bool
+	t       *time.Timer
+	fired   atomic.Bool
+}
+
+// start starts the timer: made once, when the fetch starts, and reset for
+// each read with perRead (Reset and Stop may be called concurrently: a
+// Close while a read waits).
+func (t *fetchTimer) start() {
+	switch {
+	case t.timeout <= 0:
+	case t.t == nil:
+		t.t = time.AfterFunc(t.timeout, func() {
+			t.fired.Store(true)
+			t.cancel()
+		})
+	default:
+		t.t.Reset(t.timeout)
+	}
+}
+
+func (t *fetchTimer) stop() {
+	if t.t != nil {
+		t.t.Stop()
+	}
+}
+
+// expired reports whether the timer cancelled the fetch.
+func (t *fetchTimer) expired() bool { return t.fired.Load() }
+
 // fetchBody is a Response's Body: it ends the fetch's timeout on Close and
 // names a timeout as one.
 type fetchBody struct {
-	r         io.Reader
-	closers   []io.Closer // decoders first, the network body last
-	cancel    context.CancelFunc
-	ctx, fctx context.Context
-	timeout   time.Duration
+	r       io.Reader
+	closers []io.Closer // decoders first, the network body last
+	cancel  context.CancelFunc
+	ctx     context.Context
+	t       *fetchTimer
 }
 
 func (b *fetchBody) Read(p []byte) (int, error) {
+	if b.t.perRead && !b.t.expired() {
+		b.t.start()
+		defer b.t.stop()
+	}
 	n, err := b.r.Read(p)
-	if err != nil && err != io.EOF && b.fctx.Err() == context.DeadlineExceeded && b.ctx.Err() == nil {
-		err = fmt.Errorf("%w after %v reading the body", ErrTimeout, b.timeout)
+	if err != nil && err != io.EOF && b.t.expired() && b.ctx.Err() == nil {
+		err = fmt.Errorf("%w after %v reading the body", ErrTimeout, b.t.timeout)
 	}
 	return n, err
 }
@@ -424,6 +469,7 @@ func (b *fetchBody) Close() error {
 	for _, c := range b.closers {
 		err = c.Close()
 	}
+	b.t.stop()
 	b.cancel()
 	return err
 }

@@ -274,6 +274,55 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestTimeoutPerRead: with TimeoutPerRead, slow headers and a body that
+// stalls still time out, but a body read long after its answer came (a
+// document opened ahead of its reader) does not.
+func TestTimeoutPerRead(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow-body":
+			w.Write([]byte("<urlset>"))
+			w.(http.Flusher).Flush()
+		case "/whole":
+			w.Write(bytes.Repeat([]byte("<url><loc>https://www.example.com/</loc></url>\n"), 100000)) // past the connection's buffers
+			return
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := &Client{Timeout: 100 * time.Millisecond, TimeoutPerRead: true}
+	for _, path := range []string{"/slow-headers", "/slow-body"} {
+		if _, _, err := getAll(t, c, srv.URL+path); !errors.Is(err, ErrTimeout) {
+			t.Errorf("%s: err = %v, want timeout", path, err)
+		}
+	}
+	resp, err := c.Get(context.Background(), srv.URL+"/whole")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	time.Sleep(300 * time.Millisecond) // its turn comes late
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil || n != 4700000 {
+		t.Errorf("read late: %d bytes, %v", n, err)
+	}
+	// Without it, the wait counts.
+	resp, err = (&Client{Timeout: 100 * time.Millisecond}).Get(context.Background(), srv.URL+"/whole")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	time.Sleep(300 * time.Millisecond)
+	if _, err := io.Copy(io.Discard, resp.Body); !errors.Is(err, ErrTimeout) {
+		t.Errorf("read late without TimeoutPerRead: %v, want a timeout", err)
+	}
+}
+
 func TestNotHTTP(t *testing.T) {
 	_, err := (&Client{}).Get(context.Background(), "ftp://example.com/x")
 	if !errors.Is(err, ErrNotHTTP) {
