@@ -204,11 +204,14 @@ const (
 	// Limit: Options.Budget or Options.MaxDocuments was reached; the
 	// document it is found on and those after it are not read.
 	Limit
+	// Repeated: a robots.txt naming a sitemap again, or a document that
+	// redirects to one the walk reads already; not read again.
+	Repeated
 )
 
 var kindNames = [...]string{"", "fetch-error", "http-error", "blocked-by-robots", "cross-host-sitemap",
 	sitemap.RuleInvalidURL, sitemap.RuleRelativeURL, "nested-index", "nested-index",
-	sitemap.RuleUnsupportedFormat, "redirect", "damaged", "robots-txt-truncated", "walk-limit"}
+	sitemap.RuleUnsupportedFormat, "redirect", "damaged", "robots-txt-truncated", "walk-limit", "duplicate-url"}
 
 // String returns the ID of the lint rule the kind breaks ("fetch-error",
 // "http-error"…), but "damaged" for Damaged: the rule is its Err's

@@ -282,9 +282,11 @@ func (w *walker) open(it *item) io.ReadCloser {
 		for _, h := range rs {
 			d.add(problem(Redirected, nil, "%d redirect from %s to %s", h.StatusCode, h.From, h.To))
 		}
-		if len(rs) > 0 {
-			// The final URL must not be read twice when another line names it.
-			w.markSeen(rs[len(rs)-1].To)
+		if len(rs) > 0 && !w.markSeen(rs[len(rs)-1].To) && p == nil {
+			// Listed as well, or reached by another redirect: read once.
+			body.Close()
+			d.add(problem(Repeated, nil, "redirects to %s, which the walk reads already; not read again", rs[len(rs)-1].To))
+			return nil
 		}
 	}
 	if p != nil {

@@ -669,7 +669,10 @@ func (w *walker) childItems(it *item) []*item {
 		var out []*item
 		for _, c := range it.children {
 			if !w.markSeen(c.doc.Name) {
-				p := problem(Relisted, nil, "robots.txt lists %s, which was read already (robots.txt listing itself, or a loop); not read again", c.doc.Name)
+				p := problem(Repeated, nil, "robots.txt lists %s again (or another start does); it is read once", c.doc.Name)
+				if c.doc.Name == d.Name {
+					p = problem(Relisted, nil, "robots.txt lists %s, itself, which was read already; not read as a sitemap", c.doc.Name)
+				}
 				p.Line = c.doc.ParentLine
 				d.add(p)
 				continue

@@ -307,3 +307,33 @@ func TestReadOpenedAheadInTime(t *testing.T) {
 		t.Errorf("exit %d, %d URLs, want 40006\n%s", code, strings.Count(out, "\n"), errOut)
 	}
 }
+
+// TestReadOnce: a sitemap listed directly and reached through a redirect
+// (in either order in the index), or named twice by robots.txt, is read
+// once; the repeat is a duplicate-url warning, not an error.
+func TestReadOnce(t *testing.T) {
+	s := sitetest.New(t)
+	for _, name := range []string{"c0", "c1", "c2"} {
+		s.Page("/"+name+".xml", xmlURLSet(entry("{{.}}/"+name+"-a"), entry("{{.}}/"+name+"-b")))
+		s.Handle("/moved/"+name+".xml", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/"+name+".xml", http.StatusMovedPermanently)
+		})
+	}
+	s.Page("/index.xml", sitetest.Index("{{.}}/moved/c0.xml", "{{.}}/c0.xml", "{{.}}/c1.xml", "{{.}}/moved/c1.xml"))
+	s.Page("/robots.txt", "Sitemap: {{.}}/index.xml\nSitemap: {{.}}/c2.xml\nSitemap: {{.}}/c2.xml\n")
+	code, out, errOut := sk(t, "read", "--format", "text", s.URL+"/robots.txt")
+	want := []string{"/c0-a", "/c0-b", "/c1-a", "/c1-b", "/c2-a", "/c2-b"}
+	for i := range want {
+		want[i] = s.URL + want[i]
+	}
+	if got := strings.Fields(out); code != 0 || !slices.Equal(got, want) {
+		t.Errorf("exit %d, read %q, want %q\n%s", code, got, want, errOut)
+	}
+	if n := strings.Count(errOut, "warning[duplicate-url]"); n != 3 || strings.Contains(errOut, "error[") {
+		t.Errorf("%d duplicate-url warnings, want 3 (two redirects, one Sitemap: line):\n%s", n, errOut)
+	}
+	code, out, _ = sk(t, "validate", s.URL+"/robots.txt")
+	if code != 0 || !strings.Contains(out, "6 URLs: 0 errors, 3 warnings") {
+		t.Errorf("validate: exit %d\n%s", code, out)
+	}
+}
