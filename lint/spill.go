@@ -68,9 +68,9 @@ type spill[T any] struct {
 	dir  string // "" for the system's
 	c    *codec[T]
 	buf  []T
-	tmp  []T // sortRecords'
-	runs [][]string
-	err  error // the first failure: what the records are for is not checked
+	tmp  []T          // sortRecords'
+	runs [][]*os.File // open, their names removed: a killed check leaves nothing
+	err  error        // the first failure: what the records are for is not checked
 }
 
 // add records r; a full buffer becomes a run.
@@ -93,28 +93,28 @@ func (s *spill[T]) flush() {
 		return
 	}
 	s.sortBuf()
-	name, err := s.write(slices.Values(s.buf))
+	run, err := s.write(slices.Values(s.buf))
 	s.buf = s.buf[:0]
 	if err != nil {
 		s.err = err
 		return
 	}
-	s.addRun(0, name)
+	s.addRun(0, run)
 }
 
-// addRun adds the run name to those of size k, merging them into one of
-// size k+1 when there are spillMerge.
-func (s *spill[T]) addRun(k int, name string) {
+// addRun adds run to those of size k, merging them into one of size k+1
+// when there are spillMerge.
+func (s *spill[T]) addRun(k int, run *os.File) {
 	for len(s.runs) <= k {
 		s.runs = append(s.runs, nil)
 	}
-	s.runs[k] = append(s.runs[k], name)
+	s.runs[k] = append(s.runs[k], run)
 	if len(s.runs[k]) < spillMerge {
 		return
 	}
 	merged, err := s.write(s.mergeRuns(s.runs[k], false))
 	for _, r := range s.runs[k] {
-		os.Remove(r)
+		closeRun(r)
 	}
 	s.runs[k] = nil
 	if err != nil {
@@ -168,48 +168,54 @@ func sortRecords[T any](rs, tmp []T, c *codec[T]) {
 	}
 }
 
-// write writes the records of seq to a new run file and returns its name.
-func (s *spill[T]) write(seq func(func(T) bool)) (string, error) {
+// write writes the records of seq to a new run file, and returns it open.
+// Its name is removed at once (a system that refuses, Windows, keeps it
+// until remove).
+func (s *spill[T]) write(seq func(func(T) bool)) (*os.File, error) {
 	f, err := os.CreateTemp(s.dir, "sitemapkit-validate-*.run")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	os.Remove(f.Name())
 	w := bufio.NewWriterSize(f, 64<<10)
 	b := make([]byte, s.c.size)
 	for r := range seq {
 		s.c.put(b, r)
 		w.Write(b)
 	}
-	err = errors.Join(w.Flush(), f.Close(), s.err)
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
+	if err = errors.Join(w.Flush(), s.err); err != nil {
+		closeRun(f)
+		return nil, err
 	}
-	return f.Name(), nil
+	return f, nil
+}
+
+// closeRun closes a run and removes its name, if it still has one.
+func closeRun(f *os.File) {
+	f.Close()
+	os.Remove(f.Name())
 }
 
 // merged yields the records of every run and of the buffer, in order.
 // A read failure ends it and is kept in s.err.
 func (s *spill[T]) merged() func(func(T) bool) {
-	var all []string
+	var all []*os.File
 	for _, rs := range s.runs {
 		all = append(all, rs...)
 	}
 	return s.mergeRuns(all, true)
 }
 
-// mergeRuns yields the records of the runs named, and of the buffer when
-// withBuf, in order.
-func (s *spill[T]) mergeRuns(names []string, withBuf bool) func(func(T) bool) {
+// mergeRuns yields the records of runs, and of the buffer when withBuf,
+// in order.
+func (s *spill[T]) mergeRuns(runs []*os.File, withBuf bool) func(func(T) bool) {
 	return func(yield func(T) bool) {
 		h := &runHeap[T]{c: s.c}
-		for _, name := range names {
-			f, err := os.Open(name)
-			if err != nil {
+		for _, f := range runs {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
 				s.err = err
 				return
 			}
-			defer f.Close()
 			rr := &runReader[T]{r: bufio.NewReaderSize(f, 32<<10), b: make([]byte, s.c.size)}
 			if rr.next(s) {
 				h.rs = append(h.rs, rr)
@@ -240,11 +246,11 @@ func (s *spill[T]) mergeRuns(names []string, withBuf bool) func(func(T) bool) {
 	}
 }
 
-// remove removes the run files.
+// remove closes the run files, which frees them.
 func (s *spill[T]) remove() {
 	for _, rs := range s.runs {
-		for _, name := range rs {
-			os.Remove(name)
+		for _, f := range rs {
+			closeRun(f)
 		}
 	}
 	s.runs = nil

@@ -154,7 +154,8 @@ EXIT STATUS
        was published), or no URL was left to publish
   2    usage or environment error (bad flag or config file, missing file,
        --out not writable, a database that cannot be queried)
-  130  interrupted: the published set is left as it was`
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP): the published set is left as
+       it was`
 
 func newGenerateCommand(a *app) *cobra.Command {
 	o := &generateOptions{}

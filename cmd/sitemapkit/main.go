@@ -41,7 +41,7 @@ const (
 	exitOK          = 0
 	exitInputErrors = 1   // the input has errors: validation found errors, or inputs were refused under --strict
 	exitUsage       = 2   // usage or environment errors
-	exitInterrupted = 130 // SIGINT or SIGTERM
+	exitInterrupted = 130 // SIGINT, SIGTERM or SIGHUP
 )
 
 // app carries what every command writes to; commands never touch os.Stdout.
@@ -224,7 +224,7 @@ func newVersionCommand(a *app) *cobra.Command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	// After the first signal, the default action returns: a second Ctrl-C
 	// ends a run that is blocked reading its input at once (a killed run
 	// leaves the published set as it was).

@@ -64,7 +64,9 @@ printed.
 EXIT STATUS
   0  every document was read completely
   1  some document could not be read, or only partly
-  2  usage error, or nothing could be read`,
+  2  usage error, or nothing could be read
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP): the entries read so far are
+       printed`,
 		Example: `  sitemapkit read --format jsonl https://www.example.com/robots.txt
   sitemapkit read --format text public/sitemap.xml
   sitemapkit read --format jsonl old/sitemap.xml > urls.jsonl
@@ -106,7 +108,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	if o.format == "csv" {
 		// The header depends on every entry (image and hreflang columns):
 		// rows are spooled to a file, then written out (csvCollector).
-		f, err := os.CreateTemp("", "sitemapkit-read-*.spool")
+		f, err := createUnlinked("sitemapkit-read-*.spool")
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
@@ -151,6 +153,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		problems int
 		failures int // documents not read at all
 		opened   bool
+		stopped  error // an interrupt: what was read is printed first
 	)
 	for {
 		u, err := s.Read()
@@ -164,7 +167,8 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 				if errors.As(err, &pe) {
 					continue // an entry the reader skipped: validate reports it
 				}
-				return err
+				stopped = err
+				break
 			}
 			d := sitemapDiagnostic(se)
 			if d.Severity == lint.Error {
@@ -225,6 +229,8 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing output: %w", err)}
 	}
 	switch {
+	case stopped != nil:
+		return stopped
 	case entries == 0 && !opened && failures > 0:
 		return &exitError{code: exitUsage, err: errors.New("nothing could be read")}
 	case problems > 0 || altered.Load() > 0:
@@ -310,7 +316,7 @@ func (c *csvCollector) spool(b []byte, u *sitemap.URL, doc string) ([]byte, erro
 // length, uvarint, and bytes).
 func (c *csvCollector) spoolExtras(u *sitemap.URL) error {
 	if c.extras == nil {
-		f, err := os.CreateTemp("", "sitemapkit-read-*.extras")
+		f, err := createUnlinked("sitemapkit-read-*.extras")
 		if err != nil {
 			return err
 		}
@@ -338,12 +344,26 @@ func (c *csvCollector) spoolExtras(u *sitemap.URL) error {
 	return err
 }
 
-// close removes the extras file.
+// close closes the extras file.
 func (c *csvCollector) close() {
 	if c.extras != nil {
 		c.extras.Close()
 		os.Remove(c.extras.Name())
 	}
+}
+
+// createUnlinked creates a temporary file, named by pattern as
+// os.CreateTemp names it, and removes its name at once (the file lives
+// until it is closed): a run killed, or ended by a closed pipe, leaves
+// nothing behind. A system that keeps an open file's name (Windows) needs
+// the caller's os.Remove after Close.
+func createUnlinked(pattern string) (*os.File, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
 }
 
 // spoolReader reads back what spoolExtras wrote.

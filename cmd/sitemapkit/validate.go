@@ -71,7 +71,8 @@ followed.
 EXIT STATUS
   0  no errors (warnings and infos may have been reported)
   1  errors were found
-  2  usage error, or nothing could be read`,
+  2  usage error, or nothing could be read
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)`,
 		Example: `  sitemapkit validate public/
   sitemapkit validate public/sitemap.xml.gz --base https://www.example.com/
   sitemapkit validate https://www.example.com/
