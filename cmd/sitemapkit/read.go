@@ -80,7 +80,7 @@ EXIT STATUS
 			default:
 				return &usageError{msg: fmt.Sprintf("unknown --format %q (want jsonl, csv or text)", o.format), hint: "sitemapkit read --help"}
 			}
-			return nil
+			return checkSiteFlags(&o.site, "read")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRead(cmd.Context(), a, o, args)
@@ -566,6 +566,31 @@ func csvSpecial8(x uint64) bool {
 
 // csvSpecial marks the bytes that make a field quoted.
 var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
+
+// checkSiteFlags refuses the values of addSiteFlags's flags that mean
+// nothing: their defaults are numbers, so a 0 given is a mistake, not a
+// request for the default (which discover.Options takes a zero for).
+func checkSiteFlags(o *discover.Options, cmd string) error {
+	var errs []string
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"--max-depth", o.MaxDepth}, {"--concurrency", o.Concurrency}, {"--max-documents", o.MaxDocuments}} {
+		if f.v < 1 {
+			errs = append(errs, fmt.Sprintf("%s %d: at least 1", f.name, f.v))
+		}
+	}
+	if o.Timeout == 0 {
+		errs = append(errs, "--timeout 0: give a duration (30s), or a negative one for no limit")
+	}
+	if o.Budget == 0 {
+		errs = append(errs, "--time-budget 0: give a duration (1h), or a negative one for no limit")
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &usageError{msg: strings.Join(errs, "\n  "), hint: "sitemapkit " + cmd + " --help"}
+}
 
 // addSiteFlags binds the flags validate and read share to opts, with the
 // defaults of package discover.

@@ -105,7 +105,7 @@ EXIT STATUS
 			if o.site.Base != "" && !isHTTPURL(o.site.Base) {
 				return &usageError{msg: fmt.Sprintf("--base %q is not an absolute http(s) URL", o.site.Base), hint: "sitemapkit validate --base https://www.example.com/ public/"}
 			}
-			return nil
+			return checkSiteFlags(&o.site, "validate")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.listRules {

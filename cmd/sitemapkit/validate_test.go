@@ -416,3 +416,22 @@ func TestBudgetSpentWhileReading(t *testing.T) {
 		t.Errorf("read: exit %d, %d lines\n%s", code, strings.Count(out, "\n"), errOut)
 	}
 }
+
+// TestSiteFlagsRefused: a 0 for the walk's numbers is refused, by read and
+// validate alike, not taken for the default.
+func TestSiteFlagsRefused(t *testing.T) {
+	for _, cmd := range []string{"read", "validate"} {
+		for flag, want := range map[string]string{
+			"--max-depth=0":     "--max-depth 0: at least 1",
+			"--concurrency=-2":  "--concurrency -2: at least 1",
+			"--max-documents=0": "--max-documents 0: at least 1",
+			"--timeout=0s":      "--timeout 0: give a duration",
+			"--time-budget=0":   "--time-budget 0: give a duration",
+		} {
+			code, _, errOut := sk(t, cmd, flag, "x.xml")
+			if code != exitUsage || !strings.Contains(errOut, want) || !strings.Contains(errOut, "Try: sitemapkit "+cmd+" --help") {
+				t.Errorf("%s %s: exit %d\n%s", cmd, flag, code, errOut)
+			}
+		}
+	}
+}
