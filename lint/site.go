@@ -94,6 +94,11 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 			case errors.As(err, &limit) && limit.Kind == discover.Limit:
 				c.reportf(WalkLimit, d.Name, 0, 0, "%v", limit)
 			default:
+				// The diagnostic names the document: its cause alone, not
+				// the error's "lint: reading NAME: ".
+				if cause := errors.Unwrap(err); cause != nil {
+					err = cause
+				}
 				c.reportf(FetchError, d.Name, 0, 0, "%v", err)
 			}
 		}
