@@ -70,6 +70,11 @@ type Checker struct {
 	// url-blocked-by-robots. "": URLs are not judged by robots.txt.
 	RobotsAgent string
 
+	// Ignore names rules that are not applied: their findings are
+	// neither reported nor counted (in DocResult, FileResult or a
+	// Collector's summary).
+	Ignore []string
+
 	// MaxPerRule, when above 0, is how many findings of one rule in one
 	// document reach Report; the rest are counted (DocResult.Omitted)
 	// without their message or place being made, so that a set with one
@@ -148,9 +153,14 @@ func (c *Checker) reportf(rule *Rule, file string, line, col int, format string,
 
 // report must be called with c.mu held.
 func (c *Checker) report(d Diagnostic) {
-	if c.Report != nil {
+	if c.Report != nil && !c.ignored(d.Rule) {
 		c.Report(d)
 	}
+}
+
+// ignored reports whether the rule named name is one of Ignore's.
+func (c *Checker) ignored(name string) bool {
+	return len(c.Ignore) > 0 && slices.Contains(c.Ignore, name)
 }
 
 // hash makes the seed on first use, with c.mu held; checkDocument calls
@@ -360,6 +370,9 @@ func (d *docCheck) add(rule *Rule, pos sitemap.Position, msg string) {
 // a finding that fires on every URL makes its place and message only while
 // they are listed.
 func (d *docCheck) take(rule *Rule) bool {
+	if d.c.ignored(rule.Name) {
+		return false
+	}
 	switch rule.Severity {
 	case Error:
 		d.res.Errors++
@@ -561,6 +574,9 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 // true, when its rule is past Checker.MaxPerRule: the violation need not be
 // made. A URL on another host is left to locViolation when otherHostOK.
 func (d *docCheck) counted(rule string, otherHostOK bool) bool {
+	if d.c.ignored(rule) && (!otherHostOK || rule != sitemap.RuleURLNotAllowed) {
+		return true
+	}
 	full := d.full(rule)
 	if full == nil || otherHostOK && rule == sitemap.RuleURLNotAllowed {
 		return false
@@ -932,6 +948,9 @@ func (c *Checker) spilledDuplicates() {
 // CheckSite), as CheckDocument counts a document's findings in its
 // DocResult.
 func (c *Checker) reportLate(d Diagnostic) {
+	if c.ignored(d.Rule) {
+		return
+	}
 	c.report(d)
 	if c.late == nil {
 		c.late = map[string]*[3]int{}

@@ -78,8 +78,6 @@ type Collector struct {
 	// findings left out, as the user set it (the command's
 	// "--max-per-rule"). Empty means "max per rule".
 	LimitName string
-	// Ignore names rules whose findings are neither listed nor counted.
-	Ignore []string
 
 	mu      sync.Mutex
 	diags   []Diagnostic
@@ -97,9 +95,6 @@ type fileRule struct{ file, rule string }
 // Add counts d and lists it unless its rule has reached MaxPerRule in its
 // file.
 func (c *Collector) Add(d Diagnostic) {
-	if slices.Contains(c.Ignore, d.Rule) {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.count(d.Rule, d.Severity, 1)
@@ -156,9 +151,6 @@ func (c *Collector) Report(files []FileResult) *Report {
 	defer c.mu.Unlock()
 	for _, f := range files {
 		for rule, n := range f.Omitted {
-			if slices.Contains(c.Ignore, rule) {
-				continue
-			}
 			c.count(rule, severityOf(rule), n)
 			c.omitted[fileRule{f.Name, rule}] += n
 			c.sum.Omitted += n

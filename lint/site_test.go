@@ -458,10 +458,10 @@ func TestMissingStart(t *testing.T) {
 
 // TestMaxPerRuleSameReport holds the Checker's MaxPerRule, which counts the
 // findings past it without making them, to the Report a Collector makes of
-// every finding: the same listing, notes and counts, with --ignore's rules
-// left out of both. The set breaks rules on every URL (outside the
-// directory, a bad lastmod, a bad priority, duplicates, URLs blocked by
-// robots.txt).
+// every finding: the same listing, notes and counts, with the Checker's
+// Ignore (--ignore) left out of both, and of the files' counts. The set
+// breaks rules on every URL (outside the directory, a bad lastmod, a bad
+// priority, duplicates, URLs blocked by robots.txt).
 func TestMaxPerRuleSameReport(t *testing.T) {
 	s := sitetest.New(t)
 	s.Page("/robots.txt", "User-agent: *\nDisallow: /shop/private\n\nSitemap: {{.}}/maps/sitemap.xml\n")
@@ -497,13 +497,22 @@ func TestMaxPerRuleSameReport(t *testing.T) {
 	s.Page("/maps/a.xml", urlset(0, 400))
 	s.Page("/maps/b.xml", urlset(1000, 1500))
 	run := func(checkerMax int, ignore []string) string {
-		col := &Collector{MaxPerRule: 5, Ignore: ignore}
-		c := &Checker{Report: col.Add, MaxPerRule: checkerMax, RobotsAgent: "Googlebot"}
+		col := &Collector{MaxPerRule: 5}
+		c := &Checker{Report: col.Add, MaxPerRule: checkerMax, Ignore: ignore, RobotsAgent: "Googlebot"}
 		files, err := CheckSite(context.Background(), []string{s.URL + "/"}, discover.Options{Timeout: 5 * time.Second}, c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rep := col.Report(files)
+		// The files' counts are the summary's: an ignored rule is in
+		// neither.
+		var sum [3]int
+		for _, f := range rep.Files {
+			sum[0], sum[1], sum[2] = sum[0]+f.Errors, sum[1]+f.Warnings, sum[2]+f.Infos
+		}
+		if sum != [3]int{rep.Summary.Errors, rep.Summary.Warnings, rep.Summary.Infos} {
+			t.Errorf("ignore %q: files count %v, the summary %+v", ignore, sum, rep.Summary)
+		}
 		var b strings.Builder
 		for _, d := range rep.Diagnostics {
 			fmt.Fprintln(&b, d)

@@ -133,8 +133,8 @@ var validateFormats = []string{"text", "json", "github", "sarif"}
 
 func runValidate(ctx context.Context, a *app, o *validateOptions, args []string) error {
 	limitHeap()
-	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule", Ignore: o.ignore}
-	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: col.Add, MaxPerRule: o.maxPerRule, RobotsAgent: o.robotsAgent})
+	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule"}
+	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: col.Add, MaxPerRule: o.maxPerRule, Ignore: o.ignore, RobotsAgent: o.robotsAgent})
 	if err != nil {
 		return err
 	}
