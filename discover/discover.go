@@ -34,8 +34,10 @@ type Options struct {
 	// Offline forbids the network: URLs given as starts, and index
 	// children that are not beside their local index, are not fetched.
 	Offline bool
-	// Timeout bounds each fetch, body included (also while the body waits
-	// for its reader). Negative: no limit.
+	// Timeout bounds each fetch: a robots.txt whole, a sitemap up to its
+	// answer and then each read of its body (the walk opens sitemaps ahead
+	// of their reader: the wait for it is not counted; Budget bounds the
+	// whole). Negative: no limit.
 	Timeout time.Duration
 	// UserAgent is sent with every request and is the agent robots.txt
 	// rules are matched against.

@@ -22,7 +22,8 @@ import (
 // settings of Options: the policy of the walk, for a crawler to share. It
 // is safe for concurrent use; each robots.txt is fetched once.
 type Fetcher struct {
-	client *fetch.Client
+	client *fetch.Client // robots.txt: the whole fetch within Timeout
+	docs   *fetch.Client // documents, opened ahead of their reader: see Options.Timeout
 	ua     string
 	o      Options // defaults applied
 
@@ -46,9 +47,10 @@ type robotsEntry struct {
 func NewFetcher(o Options) *Fetcher {
 	o = o.WithDefaults()
 	return &Fetcher{
+		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes, Transport: o.Transport},
 		// Documents are opened ahead of their reader: a body's time runs
 		// while it is read, not while it waits its turn.
-		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, TimeoutPerRead: true, MaxBytes: o.MaxBytes, Transport: o.Transport},
+		docs:   &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, TimeoutPerRead: true, MaxBytes: o.MaxBytes, Transport: o.Transport},
 		ua:     o.UserAgent,
 		o:      o,
 		robots: map[string]*robotsEntry{},
@@ -228,7 +230,7 @@ func (f *Fetcher) open(ctx context.Context, rawURL string) (io.ReadCloser, []Red
 	if p := f.allowed(ctx, u, rawURL); p != nil {
 		return nil, nil, p
 	}
-	resp, err := f.client.Get(ctx, rawURL)
+	resp, err := f.docs.Get(ctx, rawURL)
 	if err != nil {
 		var fe *fetch.Error
 		if errors.As(err, &fe) {
@@ -281,12 +283,6 @@ func (w *walker) open(it *item) io.ReadCloser {
 		d.Redirects = rs
 		for _, h := range rs {
 			d.add(problem(Redirected, nil, "%d redirect from %s to %s", h.StatusCode, h.From, h.To))
-		}
-		if len(rs) > 0 && !w.markSeen(rs[len(rs)-1].To) && p == nil {
-			// Listed as well, or reached by another redirect: read once.
-			body.Close()
-			d.add(problem(Repeated, nil, "redirects to %s, which the walk reads already; not read again", rs[len(rs)-1].To))
-			return nil
 		}
 	}
 	if p != nil {

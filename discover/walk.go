@@ -464,6 +464,7 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 			close(yielded[i])
 			continue
 		}
+		w.settleRedirect(it)
 		kids := w.childItems(it)
 		if !it.doc.Listing {
 			w.read++
@@ -478,6 +479,30 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 	}
 	close(stop)
 	return true
+}
+
+// settleRedirect makes a document reached through redirects to a sitemap
+// the walk reads already (listed as well, or reached by another redirect)
+// one not read again, a Repeated finding. It runs on the walk's goroutine,
+// in walk order, so that which of two copies is read does not depend on
+// which answered first. A redirect to an index above it, or to a
+// robots.txt, is read as before: its findings (a loop, not a sitemap) are
+// errors of their own.
+func (w *walker) settleRedirect(it *item) {
+	d := it.doc
+	if len(d.Redirects) == 0 || d.Body == nil {
+		return
+	}
+	final := d.Redirects[len(d.Redirects)-1].To
+	if w.markSeen(final) || it.loopTo(final) != "" {
+		return
+	}
+	if u, err := url.Parse(final); err == nil && u.Path == "/robots.txt" {
+		return
+	}
+	d.Body.Close()
+	d.Body, d.Format, it.locs = nil, 0, nil
+	d.add(problem(Repeated, nil, "redirects to %s, which the walk reads already; not read again", final))
 }
 
 // limit yields, once, a document in it.doc's place with the Limit finding

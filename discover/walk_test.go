@@ -192,3 +192,70 @@ func TestWalkBudgetWhileReading(t *testing.T) {
 		t.Fatalf("read error %v, want a walk-limit finding", err)
 	}
 }
+
+// TestRobotsWholeTimeout: a robots.txt is fetched whole within Timeout
+// (only sitemaps, opened ahead of their reader, are timed read by read): a
+// robots.txt that trickles must not hold the walk, or a crawler.
+func TestRobotsWholeTimeout(t *testing.T) {
+	s := sitetest.New(t)
+	s.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		for range 30 {
+			if _, err := io.WriteString(w, "#"); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	})
+	f := discover.NewFetcher(discover.Options{Timeout: 300 * time.Millisecond})
+	start := time.Now()
+	f.Allowed(t.Context(), s.URL+"/page", "Googlebot")
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Allowed answered after %v, want within the timeout (300ms)", took)
+	}
+}
+
+// TestRedirectsSettled: which of two documents redirecting to one sitemap
+// is read does not depend on which answered first (the first in walk
+// order is), a sitemap listed as well is read at its own listing, and a
+// child redirecting to its own index is the loop it was.
+func TestRedirectsSettled(t *testing.T) {
+	s := sitetest.New(t)
+	s.Page("/t.xml", sitetest.URLSet("{{.}}/p"))
+	s.Handle("/a.xml", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(200 * time.Millisecond) // answers last
+		http.Redirect(w, r, "/t.xml", http.StatusMovedPermanently)
+	})
+	s.Handle("/b.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/t.xml", http.StatusMovedPermanently)
+	})
+	s.Handle("/up.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/index2.xml", http.StatusMovedPermanently)
+	})
+	s.Page("/index.xml", sitetest.Index("{{.}}/a.xml", "{{.}}/b.xml"))
+	s.Page("/index2.xml", sitetest.Index("{{.}}/up.xml", "{{.}}/t.xml", "{{.}}/b.xml"))
+	for _, conc := range []int{1, 16} {
+		read := map[string]bool{}
+		repeated := map[string]bool{}
+		for d := range discover.Walk(t.Context(), []string{s.URL + "/index.xml", s.URL + "/index2.xml"}, discover.Options{Concurrency: conc}) {
+			name := d.Name[len(s.URL):]
+			for _, p := range d.Problems {
+				if p.Kind == discover.Repeated {
+					repeated[name] = true
+				}
+			}
+			if d.Body != nil {
+				read[name] = true
+				io.Copy(io.Discard, d.Body)
+				d.Body.Close()
+			}
+		}
+		if !read["/a.xml"] || !repeated["/b.xml"] || read["/t.xml"] || !read["/up.xml"] || repeated["/up.xml"] {
+			t.Errorf("concurrency %d: read %v, repeated %v; want /a.xml read, /b.xml repeated, /t.xml not read again, /up.xml read (a loop)", conc, read, repeated)
+		}
+	}
+}

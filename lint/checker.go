@@ -655,7 +655,7 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	}
 
 	h := d.c.hash(u.Loc)
-	if len(u.Alternates) > 0 {
+	if len(u.Alternates) > 0 && !d.c.ignored(HreflangNotReciprocal.Name) {
 		line := uint32(d.r.Pos().Line)
 		for _, a := range u.Alternates {
 			d.links = append(d.links, link{from: h, to: d.c.hash(a.Href), file: d.fileID, line: line})
@@ -663,7 +663,9 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	}
 	// A feed (RSS, Atom) beside the sitemaps lists their latest URLs
 	// again, as Google asks: the set's duplicates are its sitemaps'.
-	if feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom; feed {
+	if d.c.ignored(DuplicateURL.Name) {
+		// Not looked for: neither the set's table nor its runs.
+	} else if feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom; feed {
 		if !d.local.add(h) && d.take(DuplicateURL) {
 			d.report(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
 		}

@@ -236,6 +236,8 @@ func (s *Sitemaps) walk(starts []string, o SitemapsOptions) {
 			switch {
 			case d.Listing:
 				later = appendFatal(later, d, false)
+			case d.Body == nil && repeated(d):
+				// Read through its other listing.
 			case d.Body == nil:
 				if err = joinFatal(appendFatal(nil, d, true)); err == nil {
 					err = &SitemapError{Sitemap: d.Name, Rule: discover.FetchFailed.String(), Err: errors.New("could not be read")}
@@ -305,6 +307,12 @@ func findings(d *discover.Document) []smItem {
 		out = append(out, smItem{err: e, line: int32(p.Line)})
 	}
 	return out
+}
+
+// repeated reports a document the walk does not read again: it reads the
+// same sitemap through another listing.
+func repeated(d *discover.Document) bool {
+	return slices.ContainsFunc(d.Problems, func(p *discover.Error) bool { return p.Kind == discover.Repeated })
 }
 
 // A walkProblem is a finding of the walk that fails the stream.

@@ -337,6 +337,13 @@ func TestReadOnce(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "6 URLs: 0 errors, 3 warnings") {
 		t.Errorf("validate: exit %d\n%s", code, out)
 	}
+	// generate stops at a sitemap it cannot read, not at one it reads
+	// through its other listing.
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errOut = sk(t, "generate", "--base", s.URL+"/", "--out", dir, "--sitemap", s.URL+"/robots.txt")
+	if code != 0 || !strings.Contains(out, "6 URLs") {
+		t.Errorf("generate --sitemap: exit %d\n%s%s", code, out, errOut)
+	}
 }
 
 // TestReadInterrupted: an interrupted read prints the entries it had

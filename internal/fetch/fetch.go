@@ -161,11 +161,14 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 		}
 		return nil, err
 	}
+	var network io.ReadCloser = resp.Body
 	if c.TimeoutPerRead {
+		// Timed read by read of the network, under the decoders: one
+		// read of a gzip body may wait on many, each of which progresses.
 		t.stop()
-		t.perRead = true
+		network = &timedBody{ReadCloser: resp.Body, t: t}
 	}
-	body, encodings, closers, derr := c.decode(resp.Body, resp.Header)
+	body, encodings, closers, derr := c.decode(network, resp.Header)
 	if derr != nil {
 		resp.Body.Close()
 		cancel()
@@ -408,18 +411,17 @@ func (c *capReader) Read(p []byte) (int, error) {
 }
 
 // A fetchTimer cancels a fetch when its time is up: the whole fetch's, or
-// with perRead, that of each read of the body.
+// with Client.TimeoutPerRead that of each read of the network (timedBody).
 type fetchTimer struct {
 	timeout time.Duration // <= 0: none
 	cancel  context.CancelFunc
-	perRead bool
 	t       *time.Timer
 	fired   atomic.Bool
 }
 
 // start starts the timer: made once, when the fetch starts, and reset for
-// each read with perRead (Reset and Stop may be called concurrently: a
-// Close while a read waits).
+// each read with TimeoutPerRead (Reset and Stop may be called
+// concurrently: a Close while a read waits).
 func (t *fetchTimer) start() {
 	switch {
 	case t.timeout <= 0:
@@ -452,11 +454,22 @@ type fetchBody struct {
 	t       *fetchTimer
 }
 
-func (b *fetchBody) Read(p []byte) (int, error) {
-	if b.t.perRead && !b.t.expired() {
+// timedBody is the network's body under TimeoutPerRead: each read has
+// the timeout.
+type timedBody struct {
+	io.ReadCloser
+	t *fetchTimer
+}
+
+func (b *timedBody) Read(p []byte) (int, error) {
+	if !b.t.expired() {
 		b.t.start()
 		defer b.t.stop()
 	}
+	return b.ReadCloser.Read(p)
+}
+
+func (b *fetchBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if err != nil && err != io.EOF && b.t.expired() && b.ctx.Err() == nil {
 		err = fmt.Errorf("%w after %v reading the body", ErrTimeout, b.t.timeout)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -287,6 +288,22 @@ func TestTimeoutPerRead(t *testing.T) {
 		case "/whole":
 			w.Write(bytes.Repeat([]byte("<url><loc>https://www.example.com/</loc></url>\n"), 100000)) // past the connection's buffers
 			return
+		case "/gzip-trickle":
+			// Never stalls for the timeout, but one read of the decoded
+			// body waits on several of the network.
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			for i := range 3000 {
+				fmt.Fprintf(zw, "<url><loc>https://www.example.com/%d</loc></url>\n", i)
+			}
+			zw.Close()
+			w.Header().Set("Content-Encoding", "gzip")
+			for b := z.Bytes(); len(b) > 0; b = b[min(len(b), 400):] {
+				w.Write(b[:min(len(b), 400)])
+				w.(http.Flusher).Flush()
+				time.Sleep(60 * time.Millisecond)
+			}
+			return
 		}
 		select {
 		case <-release:
@@ -310,6 +327,9 @@ func TestTimeoutPerRead(t *testing.T) {
 	n, err := io.Copy(io.Discard, resp.Body)
 	if err != nil || n != 4700000 {
 		t.Errorf("read late: %d bytes, %v", n, err)
+	}
+	if body, _, err := getAll(t, c, srv.URL+"/gzip-trickle"); err != nil || !strings.Contains(string(body), "/2999<") {
+		t.Errorf("gzip body that never stalls: %d bytes, %v", len(body), err)
 	}
 	// Without it, the wait counts.
 	resp, err = (&Client{Timeout: 100 * time.Millisecond}).Get(context.Background(), srv.URL+"/whole")
