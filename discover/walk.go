@@ -178,7 +178,8 @@ func (it *item) loopTo(key string) string {
 		if a.doc.Local {
 			k = mustAbs(k)
 		}
-		if k == key {
+		// An index reached through redirects is its final URL too.
+		if k == key || len(a.doc.Redirects) > 0 && a.doc.Redirects[len(a.doc.Redirects)-1].To == key {
 			slices.Reverse(names)
 			return strings.Join(append(names, names[0]), " → ")
 		}
@@ -494,15 +495,29 @@ func (w *walker) settleRedirect(it *item) {
 		return
 	}
 	final := d.Redirects[len(d.Redirects)-1].To
-	if w.markSeen(final) || it.loopTo(final) != "" {
-		return
-	}
-	if u, err := url.Parse(final); err == nil && u.Path == "/robots.txt" {
+	if w.markSeen(final) || !repeatOf(it, final) {
 		return
 	}
 	d.Body.Close()
 	d.Body, d.Format, it.locs = nil, 0, nil
-	d.add(problem(Repeated, nil, "redirects to %s, which the walk reads already; not read again", final))
+	// What reading it found (an index's damage) is the other copy's.
+	d.Problems = slices.DeleteFunc(d.Problems, func(p *Error) bool { return p.Kind != Redirected })
+	d.add(repeatProblem(final))
+}
+
+func repeatProblem(final string) *Error {
+	return problem(Repeated, nil, "redirects to %s, which the walk reads already; not read again", final)
+}
+
+// repeatOf reports whether final, a URL the walk reads already, makes it
+// a repeat: not an index above it (a loop) nor a robots.txt (not a
+// sitemap), which are read for their own errors.
+func repeatOf(it *item, final string) bool {
+	if it.parent != nil && it.parent.loopTo(final) != "" {
+		return false
+	}
+	u, err := url.Parse(final)
+	return err != nil || u.Path != "/robots.txt"
 }
 
 // limit yields, once, a document in it.doc's place with the Limit finding
@@ -556,6 +571,13 @@ func (w *walker) run(it *item) {
 	}
 	body := w.open(it)
 	if body == nil {
+		return
+	}
+	if rs := d.Redirects; len(rs) > 0 && w.isSeen(rs[len(rs)-1].To) && repeatOf(it, rs[len(rs)-1].To) {
+		// Marks only grow: settleRedirect would find it a repeat, in
+		// walk order as well. Not read.
+		body.Close()
+		d.add(repeatProblem(rs[len(rs)-1].To))
 		return
 	}
 	// Detect the format from the head, which the Body then replays; an
@@ -672,6 +694,13 @@ func (w *walker) robotsFile() *Document {
 		return nil
 	}
 	return d
+}
+
+// isSeen reports whether key is marked, without marking it.
+func (w *walker) isSeen(key string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.seen[key]
 }
 
 func (w *walker) markSeen(key string) bool {

@@ -259,3 +259,38 @@ func TestRedirectsSettled(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatFindings: a repeat carries its redirect and the Repeated
+// finding only (not what reading the other copy found: a damaged index's
+// error), and a child redirecting to an index above it reached through a
+// redirect is the loop it is, not a repeat.
+func TestRepeatFindings(t *testing.T) {
+	s := sitetest.New(t)
+	s.Page("/t.xml", `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{{.}}/u.xml</loc></sitemap><sitemap><loc>`)
+	s.Page("/u.xml", sitetest.URLSet("{{.}}/p"))
+	s.Handle("/a.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/t.xml", http.StatusMovedPermanently) })
+	s.Page("/i.xml", sitetest.Index("{{.}}/t.xml", "{{.}}/a.xml", "{{.}}/c.xml"))
+	s.Handle("/c.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/i.xml", http.StatusMovedPermanently) })
+	s.Handle("/s.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/i.xml", http.StatusMovedPermanently) })
+	for _, conc := range []int{1, 8} {
+		for d := range discover.Walk(t.Context(), []string{s.URL + "/s.xml"}, discover.Options{Concurrency: conc}) {
+			var kinds []discover.Kind
+			for _, p := range d.Problems {
+				kinds = append(kinds, p.Kind)
+			}
+			switch d.Name[len(s.URL):] {
+			case "/a.xml":
+				if !slices.Equal(kinds, []discover.Kind{discover.Redirected, discover.Repeated}) || d.Body != nil {
+					t.Errorf("concurrency %d: a.xml: %v, body %v; want its redirect and Repeated, no body", conc, d.Problems, d.Body != nil)
+				}
+			case "/c.xml":
+				if slices.Contains(kinds, discover.Repeated) {
+					t.Errorf("concurrency %d: c.xml, redirecting to the index above it: %v, want it read (a loop)", conc, d.Problems)
+				}
+			}
+			if d.Body != nil {
+				d.Body.Close()
+			}
+		}
+	}
+}

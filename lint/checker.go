@@ -664,7 +664,11 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 	// A feed (RSS, Atom) beside the sitemaps lists their latest URLs
 	// again, as Google asks: the set's duplicates are its sitemaps'.
 	if d.c.ignored(DuplicateURL.Name) {
-		// Not looked for: neither the set's table nor its runs.
+		// Not looked for: neither the set's table nor its runs. The
+		// links go on as a batch of URLs would take them.
+		if len(d.links) >= setBatch {
+			d.flushPending()
+		}
 	} else if feed := d.r.Format() == sitemap.FormatRSS || d.r.Format() == sitemap.FormatAtom; feed {
 		if !d.local.add(h) && d.take(DuplicateURL) {
 			d.report(DuplicateURL, d.fieldPos("loc", 0), "URL listed twice in this sitemap: "+u.Loc)
@@ -771,6 +775,16 @@ type pendingURL struct {
 // flushPending adds the pending URLs and links to the set, and reports
 // those listed before, in this sitemap or another.
 func (d *docCheck) flushPending() {
+	if len(d.pending) == 0 {
+		// Links alone (duplicates ignored, or none read): no table.
+		if len(d.links) > 0 {
+			d.c.mu.Lock()
+			d.c.addLinks(d.links)
+			d.c.mu.Unlock()
+			d.links = d.links[:0]
+		}
+		return
+	}
 	hs := d.batch[:0]
 	for _, p := range d.pending {
 		hs = append(hs, d.hashes[p.idx])
