@@ -268,10 +268,16 @@ func TestRepeatFindings(t *testing.T) {
 	s := sitetest.New(t)
 	s.Page("/t.xml", `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{{.}}/u.xml</loc></sitemap><sitemap><loc>`)
 	s.Page("/u.xml", sitetest.URLSet("{{.}}/p"))
-	s.Handle("/a.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/t.xml", http.StatusMovedPermanently) })
+	s.Handle("/a.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/t.xml", http.StatusMovedPermanently)
+	})
 	s.Page("/i.xml", sitetest.Index("{{.}}/t.xml", "{{.}}/a.xml", "{{.}}/c.xml"))
-	s.Handle("/c.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/i.xml", http.StatusMovedPermanently) })
-	s.Handle("/s.xml", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/i.xml", http.StatusMovedPermanently) })
+	s.Handle("/c.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/i.xml", http.StatusMovedPermanently)
+	})
+	s.Handle("/s.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/i.xml", http.StatusMovedPermanently)
+	})
 	for _, conc := range []int{1, 8} {
 		for d := range discover.Walk(t.Context(), []string{s.URL + "/s.xml"}, discover.Options{Concurrency: conc}) {
 			var kinds []discover.Kind
