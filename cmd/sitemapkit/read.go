@@ -97,7 +97,7 @@ EXIT STATUS
 const flushSize = 256 << 10
 
 func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
-	limitHeap()
+	limitHeap(readHeap)
 	// No larger than a chunk: a chunk then goes to stdout as it is, not
 	// copied into the buffer first.
 	out := bufio.NewWriterSize(a.stdout, flushSize)

@@ -132,7 +132,7 @@ EXIT STATUS
 var validateFormats = []string{"text", "json", "github", "sarif"}
 
 func runValidate(ctx context.Context, a *app, o *validateOptions, args []string) error {
-	limitHeap()
+	limitHeap(validateHeap)
 	col := &lint.Collector{MaxPerRule: o.maxPerRule, LimitName: "--max-per-rule"}
 	files, err := lint.CheckSite(ctx, args, o.site, &lint.Checker{Report: col.Add, MaxPerRule: o.maxPerRule, Ignore: o.ignore, RobotsAgent: o.robotsAgent})
 	if err != nil {
