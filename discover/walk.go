@@ -789,7 +789,7 @@ func (w *walker) childItems(it *item) []*item {
 			ci.crossFrom = otherHost(d.URL, cd.URL)
 		}
 		if !w.markSeen(key) {
-			if key == d.Name || (d.Local && key == mustAbs(d.Name)) {
+			if key == d.Name || (d.Local && key == mustAbs(d.Name)) || len(d.Redirects) > 0 && key == d.Redirects[len(d.Redirects)-1].To {
 				d.add(lineProblem(c.line, Loop, "the index lists itself; not read again"))
 			} else if chain := it.loopTo(key); chain != "" {
 				d.add(lineProblem(c.line, Loop, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))

@@ -300,3 +300,28 @@ func TestRepeatFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfListedThroughRedirect: an index reached through a redirect that
+// lists its own final URL lists itself, said so.
+func TestSelfListedThroughRedirect(t *testing.T) {
+	s := sitetest.New(t)
+	s.Page("/i.xml", sitetest.Index("{{.}}/i.xml", "{{.}}/u.xml"))
+	s.Page("/u.xml", sitetest.URLSet("{{.}}/p"))
+	s.Handle("/s.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/i.xml", http.StatusMovedPermanently)
+	})
+	var msgs []string
+	for d := range discover.Walk(t.Context(), []string{s.URL + "/s.xml"}, discover.Options{}) {
+		for _, p := range d.Problems {
+			if p.Kind == discover.Loop {
+				msgs = append(msgs, p.Error())
+			}
+		}
+		if d.Body != nil {
+			d.Body.Close()
+		}
+	}
+	if len(msgs) != 1 || msgs[0] != "the index lists itself; not read again" {
+		t.Errorf("loop findings %q, want one: the index lists itself", msgs)
+	}
+}
