@@ -46,11 +46,14 @@ type robotsEntry struct {
 // NewFetcher returns a Fetcher with o's settings (o.WithDefaults()).
 func NewFetcher(o Options) *Fetcher {
 	o = o.WithDefaults()
+	client := &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes, Transport: o.Transport}
+	// Documents are opened ahead of their reader: a body's time runs while
+	// it is read, not while it waits its turn.
+	docs := *client
+	docs.TimeoutPerRead = true
 	return &Fetcher{
-		client: &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes, Transport: o.Transport},
-		// Documents are opened ahead of their reader: a body's time runs
-		// while it is read, not while it waits its turn.
-		docs:   &fetch.Client{UserAgent: o.UserAgent, Timeout: o.Timeout, TimeoutPerRead: true, MaxBytes: o.MaxBytes, Transport: o.Transport},
+		client: client,
+		docs:   &docs,
 		ua:     o.UserAgent,
 		o:      o,
 		robots: map[string]*robotsEntry{},

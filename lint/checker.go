@@ -553,12 +553,8 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 	if raw == "" {
 		return // missing-tag, from the value checks
 	}
-	// Rule answers without making the violation, which a set that breaks
-	// a rule on every URL would make a million times for its first
-	// hundred.
-	switch rule := d.scope.Rule(raw); {
-	case rule == "":
-	case d.counted(rule, otherHostOK):
+	switch {
+	case d.spared(raw, otherHostOK):
 	case d.scope != nil:
 		d.locViolation(raw, d.scope.Check(raw), otherHostOK)
 	default:
@@ -568,6 +564,20 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 		d.violation(&sitemap.Violation{Rule: sitemap.RuleInvalidURL, Field: "loc", Value: raw,
 			Msg: fmt.Sprintf("shorter than the %d characters the sitemap schema requires", minLocLen)})
 	}
+}
+
+// spared reports whether loc raw needs no violation made: it breaks no
+// rule, or one whose findings are only counted (ignored, or past
+// Checker.MaxPerRule), which a set that breaks a rule on every URL would
+// otherwise make a million times for its first hundred. It is asked only
+// when a cap or Ignore can spare one: else the Check that follows would
+// normalise a bad URL a second time.
+func (d *docCheck) spared(raw string, otherHostOK bool) bool {
+	if d.c.MaxPerRule <= 0 && len(d.c.Ignore) == 0 {
+		return false
+	}
+	rule := d.scope.Rule(raw)
+	return rule == "" || d.counted(rule, otherHostOK)
 }
 
 // counted counts a finding of rule about the entry's loc, and reports

@@ -161,8 +161,10 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 		}
 		if !o.quiet {
 			writeSummary(w, &rep.Summary)
-			if note := unscopedNote(rep.Files); note != "" && o.site.Base == "" {
-				fmt.Fprintln(w, note)
+			if o.site.Base == "" {
+				if note := unscopedNote(rep.Files); note != "" {
+					fmt.Fprintln(w, note)
+				}
 			}
 		}
 	}
