@@ -1,6 +1,7 @@
 package loc
 
 import (
+	"github.com/sitemapkit/sitemapkit/sitemap"
 	"strconv"
 	"testing"
 )
@@ -54,4 +55,21 @@ func BenchmarkCheck(b *testing.B) { benchScope(b, workload(1024, false), (*Scope
 // that are normal already returns them as they are.
 func BenchmarkNormalize(b *testing.B) {
 	benchScope(b, workload(1024, false), func(_ *Scope, u string) error { _, err := Normalize(u); return err })
+}
+
+// BenchmarkRuleOutside is validate's case of a set published in the wrong
+// folder: every URL is outside the sitemap's directory.
+func BenchmarkRuleOutside(b *testing.B) {
+	s, err := NewScope("https://www.example.com/sitemaps/sitemap.xml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	urls := workload(1024, false)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if s.Rule(urls[i%len(urls)]) != sitemap.RuleOutsideDirectory {
+			b.Fatal("not outside")
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
 }

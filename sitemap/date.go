@@ -145,29 +145,37 @@ func parseW3C(s string) (d w3cDate) {
 // YYYY-MM-DDThh:mm:ss±hh:mm) and is valid; 0 otherwise, when parseW3C
 // decides. A check of a million lastmods spends a third of parseW3C's time.
 func quickForm(s string) dateForm {
-	var shape string
+	// The shape is tested eight bytes at a time: the digits' high nibble
+	// is 3, and stays 3 with 6 added (no carry out of 0–9), the other
+	// bytes are what the form has there.
+	const dd = 0x3030303030303030
+	shape := func(w, digits, sep uint64) bool {
+		hi := digits & 0xf0f0f0f0f0f0f0f0
+		return w&hi == dd&hi && (w+0x0606060606060606&digits)&hi == dd&hi && w&^digits == sep
+	}
 	switch len(s) {
-	case 10:
-		shape = "dddd-dd-dd"
-	case 20:
-		shape = "dddd-dd-ddTdd:dd:ddZ"
-	case 25:
-		shape = "dddd-dd-ddTdd:dd:dd+dd:dd"
+	case 10, 20, 25:
 	default:
 		return 0
 	}
-	for i := 0; i < len(s); i++ {
-		c, want := s[i], shape[i]
-		switch {
-		case want == 'd':
-			if c-'0' > 9 {
+	// "dddd-dd-": digits but in bytes 4 and 7.
+	if !shape(le64(s), 0x00ffff00ffffffff, 0x2d00000000000000|0x2d<<32) {
+		return 0
+	}
+	if len(s) == 10 {
+		if s[8]-'0' > 9 || s[9]-'0' > 9 {
+			return 0
+		}
+	} else {
+		// "ddTdd:dd", then ":ddZ" or ":dd±dd:dd".
+		if !shape(le64(s[8:]), 0xffff00ffff00ffff, 0x3a<<40|'T'<<16) || s[16] != ':' || s[17]-'0' > 9 || s[18]-'0' > 9 {
+			return 0
+		}
+		if len(s) == 20 {
+			if s[19] != 'Z' {
 				return 0
 			}
-		case want == '+':
-			if c != '+' && c != '-' {
-				return 0
-			}
-		case c != want:
+		} else if s[19] != '+' && s[19] != '-' || s[22] != ':' || s[20]-'0' > 9 || s[21]-'0' > 9 || s[23]-'0' > 9 || s[24]-'0' > 9 {
 			return 0
 		}
 	}
@@ -186,6 +194,13 @@ func quickForm(s string) dateForm {
 		return 0
 	}
 	return formSecond
+}
+
+// le64 is the first eight bytes of s as a little-endian word (one load).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func digits(s string) bool {
