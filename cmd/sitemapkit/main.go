@@ -9,9 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	_ "time/tzdata" // --timezone names a zone on any machine, with or without a zone database
 
@@ -35,11 +40,66 @@ const (
 )
 
 // limitHeap sets the Go heap's soft limit to n bytes; GOMEMLIMIT, when
-// set, wins.
+// set, wins. Under its own limit the heap is collected only as it nears
+// it, not each time it doubles (GOGC off, unless GOGC is set): what is
+// live is a few MiB, and the default collected every few MiB read (a
+// tenth of validate's time). A run that comes to hold more than three
+// quarters of the limit (validate --max-per-rule 0 listing a million
+// findings) would be collected without end near it, a time over: the
+// limit is lifted then, and the heap grows as Go's default lets it.
 func limitHeap(n int64) {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(n)
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
 	}
+	gcOff := os.Getenv("GOGC") == ""
+	heapLimit.gcOff.Store(gcOff)
+	heapLimit.n.Store(n)
+	debug.SetMemoryLimit(n)
+	if gcOff {
+		debug.SetGCPercent(-1)
+	}
+	heapLimit.watch.Do(func() { afterEachGC(liftHeapLimit) })
+}
+
+// heapLimit is the limit limitHeap set, until liftHeapLimit lifts it.
+var heapLimit struct {
+	n      atomic.Int64 // 0: none
+	gcOff  atomic.Bool  // limitHeap turned GOGC off
+	watch  sync.Once
+	checks atomic.Int64 // liftHeapLimit's calls, for tests
+}
+
+// liftHeapLimit lifts limitHeap's limit when more than three quarters of
+// it is live.
+func liftHeapLimit() {
+	heapLimit.checks.Add(1)
+	n := heapLimit.n.Load()
+	if n == 0 {
+		return
+	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() != metrics.KindUint64 || live[0].Value.Uint64() <= uint64(n/4*3) {
+		return
+	}
+	if heapLimit.n.CompareAndSwap(n, 0) {
+		debug.SetMemoryLimit(math.MaxInt64)
+		if heapLimit.gcOff.Load() {
+			debug.SetGCPercent(100)
+		}
+	}
+}
+
+// afterEachGC calls f after each garbage collection, on the runtime's
+// cleanup goroutine: a cleanup on an object dropped at once runs after
+// the collection that finds it, and arms the next.
+func afterEachGC(f func()) {
+	type sentinel struct{ _ *int } // holds a pointer: not a tiny allocation, which may never be freed alone
+	var arm func()
+	arm = func() {
+		runtime.AddCleanup(&sentinel{}, func(struct{}) { f(); arm() }, struct{}{})
+	}
+	arm()
 }
 
 // Exit codes, documented in the README and in each command's help.
