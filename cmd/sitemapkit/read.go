@@ -218,7 +218,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		if err := w.Flush(); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		if err := csvInfo.write(out, spool); err != nil {
+		if err := csvInfo.write(out, a.stdout, spool); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
 		if n := csvInfo.dropped; n > 0 {
@@ -287,7 +287,8 @@ type csvCollector struct {
 	extras     *os.File // the images and alternates, by row; nil: none met
 	xw         *bufio.Writer
 	tmp        []byte
-	row        []string
+	doc        string // the document of the last row spooled
+	docField   []byte // doc as a CSV field
 }
 
 // spool appends u's row, with the document doc, to b, and records its
@@ -296,11 +297,17 @@ func (c *csvCollector) spool(b []byte, u *sitemap.URL, doc string) ([]byte, erro
 	if len(u.Videos) > 0 || u.News != nil {
 		c.dropped++
 	}
-	c.row = append(c.row[:0], u.Loc, u.LastMod, u.ChangeFreq, u.Priority)
-	if c.withSource {
-		c.row = append(c.row, doc)
+	b = appendCSVField(b, u.Loc)
+	for _, f := range [...]string{u.LastMod, u.ChangeFreq, u.Priority} {
+		b = appendCSVField(append(b, ','), f)
 	}
-	b = appendCSVRow(b, c.row)
+	if c.withSource {
+		if doc != c.doc { // every row of a document names it: made once
+			c.doc, c.docField = doc, appendCSVField(c.docField[:0], doc)
+		}
+		b = append(append(b, ','), c.docField...)
+	}
+	b = append(b, '\n')
 	if len(u.Images)+len(u.Alternates) > 0 {
 		if err := c.spoolExtras(u); err != nil {
 			return b, err
@@ -398,8 +405,9 @@ func (s *spoolReader) bytes() []byte {
 	return s.buf
 }
 
-// write writes the header, then the spooled rows.
-func (c *csvCollector) write(out io.Writer, spool *os.File) error {
+// write writes the header, then the spooled rows, to out, which buffers
+// dst.
+func (c *csvCollector) write(out *bufio.Writer, dst io.Writer, spool *os.File) error {
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
@@ -419,12 +427,13 @@ func (c *csvCollector) write(out io.Writer, spool *os.File) error {
 		return err
 	}
 	if c.extras == nil {
-		// Every row is complete as spooled: copied by the system, from
-		// file to file where it can (copy_file_range).
-		if f, ok := out.(interface{ Flush() error }); ok {
-			if err := f.Flush(); err != nil {
-				return err
-			}
+		// Every row is complete as spooled: copied by the system where it
+		// can (sendfile to a pipe or a device, copy_file_range to a file).
+		if err := out.Flush(); err != nil {
+			return err
+		}
+		if _, handled, err := sendSpool(dst, spool); handled {
+			return err
 		}
 		_, err := io.Copy(out, spool)
 		return err
@@ -538,7 +547,10 @@ func csvNeedsQuotes(f string) bool {
 	// runs for every field of a million rows.
 	i := 0
 	for ; i+8 <= len(f); i += 8 {
-		if csvSpecial8(binary.LittleEndian.Uint64([]byte(f[i : i+8]))) {
+		w := f[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56 // one load
+		if csvSpecial8(x) {
 			return true
 		}
 	}
@@ -559,9 +571,15 @@ func csvNeedsQuotes(f string) bool {
 // c, found by the zero-byte trick of "Bit Twiddling Hacks" (exact as to
 // whether there is one).
 func csvSpecial8(x uint64) bool {
+	const ones = 0x0101010101010101
+	return zeroByte(x^(ones*','))|zeroByte(x^(ones*'"'))|zeroByte(x^(ones*'\r'))|zeroByte(x^(ones*'\n')) != 0
+}
+
+// zeroByte has the high bit of a byte set where v has a zero byte, and
+// maybe (after one) where it has 0x01; zero when v has none.
+func zeroByte(v uint64) uint64 {
 	const ones, high = 0x0101010101010101, 0x8080808080808080
-	zero := func(v uint64) uint64 { return (v - ones) & ^v & high }
-	return zero(x^(ones*','))|zero(x^(ones*'"'))|zero(x^(ones*'\r'))|zero(x^(ones*'\n')) != 0
+	return (v - ones) & ^v & high
 }
 
 // csvSpecial marks the bytes that make a field quoted.
