@@ -69,3 +69,16 @@ func TestAppendJSONLRoundTrip(t *testing.T) {
 		t.Errorf("after the entries: %v, want io.EOF", err)
 	}
 }
+
+// BenchmarkAppendJSONL writes the entries of the ../shared/bench workload
+// as read writes them.
+func BenchmarkAppendJSONL(b *testing.B) {
+	u := sitemap.URL{Loc: "https://www.example.com/catalog/item-123456?color=red&size=M&ref=12",
+		LastMod: "2024-01-02T10:00:00+00:00", ChangeFreq: "weekly", Priority: "0.5"}
+	var buf []byte
+	for b.Loop() {
+		buf = AppendJSONL(buf[:0], &u, "https://www.example.com/sitemaps/sitemap-1.xml.gz")
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
+	b.ReportMetric(float64(len(buf))*float64(b.N)/b.Elapsed().Seconds(), "bytes/s")
+}
