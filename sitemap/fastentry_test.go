@@ -196,7 +196,7 @@ func FuzzFastEntry(f *testing.F) {
 // TestIntern: the common values come back as the shared strings, the
 // others as "".
 func TestIntern(t *testing.T) {
-	for _, c := range changefreqs {
+	for _, c := range []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"} {
 		if got := intern(2, []byte(c)); got != c {
 			t.Errorf("intern(changefreq %q) = %q", c, got)
 		}

@@ -142,21 +142,31 @@ func coreField(local []byte) int {
 	return -1
 }
 
-// The values most sitemaps use, so that reading them allocates nothing.
-var (
-	changefreqs = [...]string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
-	priorities  = [...]string{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0", "0", "1"}
-)
+// The priorities most sitemaps use, so that reading them allocates
+// nothing (intern has the changefreqs).
+var priorities = [...]string{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0", "0", "1"}
 
 func intern(f int, v []byte) string {
 	if f == 2 {
 		if len(v) == 0 {
 			return ""
 		}
-		// Their first letters differ: one comparison.
-		i := strings.IndexByte("ahdwmyn", v[0])
-		if i >= 0 && string(v) == changefreqs[i] {
-			return changefreqs[i]
+		// Constants, compared a word at a time.
+		switch string(v) {
+		case "always":
+			return "always"
+		case "hourly":
+			return "hourly"
+		case "daily":
+			return "daily"
+		case "weekly":
+			return "weekly"
+		case "monthly":
+			return "monthly"
+		case "yearly":
+			return "yearly"
+		case "never":
+			return "never"
 		}
 	} else if f == 3 && len(v) == 3 && v[1] == '.' && (v[0] == '0' || v[0] == '1' && v[2] == '0') && v[2] >= '0' && v[2] <= '9' {
 		return priorities[int(v[0]-'0')*10+int(v[2]-'0')]
@@ -286,21 +296,45 @@ var fastEntries = true
 // coreNames are the core fields' element names, in their order.
 var coreNames = [4]string{"loc", "lastmod", "changefreq", "priority"}
 
-// coreIndex is the core field whose name b may start with, told by its
-// first letters, or -1.
-func coreIndex(b []byte) int {
-	switch b[0] {
-	case 'l':
-		if len(b) > 1 && b[1] == 'a' {
-			return 1 // lastmod
-		}
-		return 0
-	case 'c':
-		return 2
-	case 'p':
-		return 3
+// coreTag is the core field whose start tag, unprefixed and without
+// attributes, b starts with, and the tag's length; -1 for any other. The
+// names are constants, compared a word at a time (a run of them per URL).
+func coreTag(b []byte) (f, n int) {
+	if len(b) < 12 {
+		return -1, 0
 	}
-	return -1
+	switch b[1] {
+	case 'l':
+		if string(b[:5]) == "<loc>" {
+			return 0, 5
+		}
+		if string(b[:9]) == "<lastmod>" {
+			return 1, 9
+		}
+	case 'c':
+		if string(b[:12]) == "<changefreq>" {
+			return 2, 12
+		}
+	case 'p':
+		if string(b[:10]) == "<priority>" {
+			return 3, 10
+		}
+	}
+	return -1, 0
+}
+
+// coreEnd reports whether b is the end tag of core field f.
+func coreEnd(b []byte, f int) bool {
+	switch f {
+	case 0:
+		return string(b) == "</loc>"
+	case 1:
+		return string(b) == "</lastmod>"
+	case 2:
+		return string(b) == "</changefreq>"
+	default:
+		return string(b) == "</priority>"
+	}
 }
 
 // fastEntry reads the rest of a <url> written as most are, whole in the
@@ -334,25 +368,18 @@ func (r *Reader) fastEntry(span *[4][2]int, fixed *[4]string) bool {
 			i += 6
 			break
 		}
-		f := -1
-		if k := coreIndex(b[i+1:]); k >= 0 {
-			name := coreNames[k]
-			if e := i + 1 + len(name); e < len(b) && b[e] == '>' && string(b[i+1:e]) == name {
-				f = k
-			}
-		}
+		f, from := coreTag(b[i:])
 		if f <= last {
 			return false // another element, one out of order or repeated
 		}
-		name := coreNames[f]
-		from := i + len(name) + 2
+		from += i
 		j := bytes.IndexByte(b[from:], '<')
 		if j < 0 || j > maxValue {
 			return false
 		}
 		to := from + j
-		end := to + len(name) + 3
-		if end > len(b) || b[to+1] != '/' || b[end-1] != '>' || string(b[to+2:end-1]) != name {
+		end := to + len(coreNames[f]) + 3
+		if end > len(b) || !coreEnd(b[to:end], f) {
 			return false
 		}
 		cs[n] = child{f, i, from, to}
