@@ -51,7 +51,7 @@ func (u *URL) checkFields(report func(*Violation), strict bool) {
 				"not one of always, hourly, daily, weekly, monthly, yearly, never (lowercase)")
 		}
 	}
-	if u.Priority != "" && !decimalIn(u.Priority, 1) {
+	if p := u.Priority; p != "" && !(len(p) == 3 && p[1] == '.' && (p[0] == '0' && p[2]-'0' <= 9 || p == "1.0")) && !decimalIn(p, 1) {
 		bad(report, RuleInvalidPriority, "priority", u.Priority, "not a decimal from 0.0 to 1.0")
 	}
 	if len(u.Images) == 0 && len(u.Videos) == 0 && u.News == nil && len(u.Alternates) == 0 {

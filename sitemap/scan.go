@@ -107,6 +107,7 @@ type elem struct {
 	id    nsID
 	uri   string
 	nbind int // len(bindings) before the element's declarations
+	gen   int // scanner.bindGen when id and uri were resolved
 }
 
 type attr struct {
@@ -153,6 +154,7 @@ type scanner struct {
 
 	stack    []elem
 	bindings []binding
+	bindGen  int // how many declarations were ever pushed: bindings[:n] is as it was while this and n are
 	tag      tagInfo
 	attrs    []attr
 	attrBuf  []byte
@@ -688,16 +690,26 @@ func (s *scanner) scanTag() (tokKind, error) {
 		s.stack = append(s.stack, elem{})
 	}
 	e := &s.stack[n]
-	e.qname = append(e.qname[:0], s.buf[s.r+nameStart:s.r+nameEnd]...)
-	e.nbind = len(s.bindings)
+	name := s.buf[s.r+nameStart : s.r+nameEnd]
 	s.r += i
-	if hasNS {
-		if err := s.declare(off); err != nil {
-			return tokEOF, err
+	// The element that had this place last (the <url> before this one,
+	// nearly always) resolved the same name under the same declarations:
+	// its namespace is this one's.
+	if hasNS || e.gen != s.bindGen || e.nbind != len(s.bindings) || !bytes.Equal(e.qname, name) {
+		e.qname = append(e.qname[:0], name...)
+		e.nbind = len(s.bindings)
+		if hasNS {
+			if err := s.declare(off); err != nil {
+				return tokEOF, err
+			}
+		}
+		e.local = bytes.IndexByte(e.qname, ':') + 1
+		e.id, e.uri = s.resolve(e.qname, e.local, off)
+		e.gen = s.bindGen
+		if hasNS {
+			e.gen = -1 // its own declarations are popped with it
 		}
 	}
-	e.local = bytes.IndexByte(e.qname, ':') + 1
-	e.id, e.uri = s.resolve(e.qname, e.local, off)
 	t.end = false
 	t.qname, t.local, t.id, t.uri = e.qname, e.qname[e.local:], e.id, e.uri
 	if t.empty {
@@ -812,6 +824,7 @@ func (s *scanner) declare(off int64) error {
 		}
 		uri := string(s.attrBuf[a.val[0]:a.val[1]])
 		s.bindings = append(s.bindings, binding{prefix: prefix, uri: uri, id: nsOf(uri)})
+		s.bindGen++
 	}
 	return nil
 }
