@@ -10,12 +10,13 @@ import (
 )
 
 // TestHeapLimitLifted: the heap limit of read and validate stays while
-// little is live, and is lifted, GOGC back on, once more than three
-// quarters of it is (a run that holds a million findings would otherwise
-// be collected without end).
+// little is live, and is lifted once more than three quarters of it is (a
+// run that holds a million findings would otherwise be collected without
+// end); GOGC is then 100, or the user's own percent, never off (nothing
+// would collect the heap).
 func TestHeapLimitLifted(t *testing.T) {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
-		t.Skip("GOMEMLIMIT or GOGC set: limitHeap leaves the heap alone")
+		t.Skip("GOMEMLIMIT or GOGC set: the cases set their own")
 	}
 	defer func() {
 		heapLimit.n.Store(0)
@@ -39,21 +40,38 @@ func TestHeapLimitLifted(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-
 	const limit = 256 << 20
-	limitHeap(limit)
-	collect()
-	if got := debug.SetMemoryLimit(-1); got != limit || gcPercent() != -1 {
-		t.Fatalf("little live: limit %d, GOGC %d; want %d, off", got, gcPercent(), limit)
+	for _, tc := range []struct {
+		gogc          string // the environment's GOGC, set as the runtime would
+		under, lifted int    // GOGC under the limit and once it is lifted
+	}{
+		{"", -1, 100},
+		{"off", -1, 100},
+		{"50", 50, 50},
+	} {
+		t.Run("GOGC="+tc.gogc, func(t *testing.T) {
+			t.Setenv("GOGC", tc.gogc)
+			switch tc.gogc {
+			case "off":
+				debug.SetGCPercent(-1)
+			case "50":
+				debug.SetGCPercent(50)
+			}
+			limitHeap(limit)
+			collect()
+			if got := debug.SetMemoryLimit(-1); got != limit || gcPercent() != tc.under {
+				t.Fatalf("little live: limit %d, GOGC %d; want %d, %d", got, gcPercent(), limit, tc.under)
+			}
+			held := make([]byte, limit*7/8)
+			for i := range held {
+				held[i] = byte(i)
+			}
+			collect()
+			if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 || gcPercent() != tc.lifted {
+				t.Errorf("%d MiB live of a %d MiB limit: limit %d, GOGC %d; want lifted, %d", len(held)>>20, limit>>20, got, gcPercent(), tc.lifted)
+			}
+			runtime.KeepAlive(held)
+			debug.SetGCPercent(100)
+		})
 	}
-
-	held := make([]byte, limit*7/8)
-	for i := range held {
-		held[i] = byte(i)
-	}
-	collect()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 || gcPercent() != 100 {
-		t.Errorf("%d MiB live of a %d MiB limit: limit %d, GOGC %d; want lifted, 100", len(held)>>20, limit>>20, got, gcPercent())
-	}
-	runtime.KeepAlive(held)
 }

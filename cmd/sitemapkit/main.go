@@ -46,16 +46,15 @@ const (
 // tenth of validate's time). A run that comes to hold more than three
 // quarters of the limit (validate --max-per-rule 0 listing a million
 // findings) would be collected without end near it, a time over: the
-// limit is lifted then, and the heap grows as Go's default lets it.
+// limit is lifted then, and the heap grows as Go's default lets it (GOGC
+// 100, unless GOGC sets another percent).
 func limitHeap(n int64) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	gcOff := os.Getenv("GOGC") == ""
-	heapLimit.gcOff.Store(gcOff)
 	heapLimit.n.Store(n)
 	debug.SetMemoryLimit(n)
-	if gcOff {
+	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(-1)
 	}
 	heapLimit.watch.Do(func() { afterEachGC(liftHeapLimit) })
@@ -64,7 +63,6 @@ func limitHeap(n int64) {
 // heapLimit is the limit limitHeap set, until liftHeapLimit lifts it.
 var heapLimit struct {
 	n      atomic.Int64 // 0: none
-	gcOff  atomic.Bool  // limitHeap turned GOGC off
 	watch  sync.Once
 	checks atomic.Int64 // liftHeapLimit's calls, for tests
 }
@@ -84,8 +82,11 @@ func liftHeapLimit() {
 	}
 	if heapLimit.n.CompareAndSwap(n, 0) {
 		debug.SetMemoryLimit(math.MaxInt64)
-		if heapLimit.gcOff.Load() {
-			debug.SetGCPercent(100)
+		// GC off (limitHeap's, or GOGC=off) would now leave nothing to
+		// collect the heap: it is Go's default again. A GOGC of the
+		// user's own stays.
+		if p := debug.SetGCPercent(100); p >= 0 {
+			debug.SetGCPercent(p)
 		}
 	}
 }

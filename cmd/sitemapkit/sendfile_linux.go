@@ -8,17 +8,20 @@ import (
 )
 
 // sendSpool copies f, from its offset to its end, to dst by sendfile(2)
-// when dst is a pipe, a device or a socket: the kernel moves the pages,
-// where io.Copy would read and write them 32 KiB at a time (Go uses
-// sendfile for sockets only, and copy_file_range for files, which this
-// leaves to it). handled is false when it did not start: the caller
+// when dst is a pipe or a device: the kernel moves the pages, where
+// io.Copy would read and write them 32 KiB at a time (Go uses sendfile
+// for sockets only, and copy_file_range for files, which this leaves to
+// it). handled is false when it did not start: the caller
 // copies (the rest).
 func sendSpool(dst io.Writer, f *os.File) (n int64, handled bool, err error) {
 	out, ok := dst.(*os.File)
 	if !ok {
 		return 0, false, nil
 	}
-	if fi, err := out.Stat(); err != nil || fi.Mode().IsRegular() {
+	// Pipes and devices only: a socket is Go's (it sends files to one by
+	// sendfile itself, and knows its errors and timeouts), a file is
+	// copy_file_range's.
+	if fi, err := out.Stat(); err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeCharDevice) == 0 {
 		return 0, false, nil
 	}
 	src, err := f.SyscallConn()
@@ -61,6 +64,9 @@ func sendSpool(dst io.Writer, f *os.File) (n int64, handled bool, err error) {
 		// The reader is gone: left to the caller's write, which ends the
 		// process as any write to a closed stdout does (SIGPIPE).
 		return n, false, nil
+	}
+	if serr != nil {
+		serr = &os.PathError{Op: "write", Path: out.Name(), Err: serr}
 	}
 	return n, true, serr
 }

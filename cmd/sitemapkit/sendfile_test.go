@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -6,12 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 )
 
 // TestSendSpool: a spool larger than a pipe's buffer comes out of the pipe
-// whole, from the spool's offset; a closed pipe, a regular file or a
-// buffer is left to the caller.
+// whole, from the spool's offset; a closed pipe, a regular file, a
+// socket or a buffer is left to the caller.
 func TestSendSpool(t *testing.T) {
 	want := bytes.Repeat([]byte("https://www.example.com/a?b=c,2024-01-02,weekly,0.5,s.xml\n"), 40000) // 2.3 MB
 	spool, err := os.Create(filepath.Join(t.TempDir(), "spool"))
@@ -78,7 +81,15 @@ func TestSendSpool(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	for _, dst := range []io.Writer{file, &bytes.Buffer{}} {
+	// A socket is Go's: it has its own sendfile, errors and deadlines.
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock, peer := os.NewFile(uintptr(fds[0]), "socket"), os.NewFile(uintptr(fds[1]), "peer")
+	defer sock.Close()
+	defer peer.Close()
+	for _, dst := range []io.Writer{file, sock, &bytes.Buffer{}} {
 		rewind(0)
 		if n, handled, err := sendSpool(dst, spool); handled || n != 0 || err != nil {
 			t.Errorf("%T: handled %v, %d bytes, %v; want left to the caller", dst, handled, n, err)
