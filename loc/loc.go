@@ -352,8 +352,13 @@ func normal(raw string) bool {
 	if i == len(raw) || raw[i] != '/' {
 		return false
 	}
-	// The path: bytes it allows, escapes, no dot segment ("/." or "/%2e"
-	// may start one: the slow path decides).
+	return normalPath(raw, i)
+}
+
+// normalPath is normal for the path at raw[i:] (i on its first '/') and
+// what follows it: bytes it allows, escapes, no dot segment ("/." or
+// "/%2e" may start one: the slow path decides).
+func normalPath(raw string, i int) bool {
 	for {
 		i = skip(raw, i, &pathLook)
 		switch {

@@ -230,13 +230,14 @@ func (s *Scope) fast(raw string) bool {
 // fastOutside reports whether raw is a normalised URI on the scope's
 // origin but outside its directory, that breaks no rule checked before
 // the directory: what a set published in the wrong folder has on every
-// URL, answered without normalising each.
+// URL, answered without normalising each. The rules checked after it
+// (length, session IDs) are not looked at.
 func (s *Scope) fastOutside(raw string) bool {
 	o := len(s.origin)
 	if s.prefix == "" || len(raw) > sitemap.MaxLocLen || len(raw) <= o || raw[o] != '/' || raw[:o] != s.origin {
 		return false
 	}
-	return !strings.HasPrefix(raw[o:], s.dir) && fastFrom(raw, o+1)
+	return !strings.HasPrefix(raw[o:], s.dir) && normalPath(raw, o)
 }
 
 // fastFrom reports whether raw[i:], just after a '/' of a normalised
