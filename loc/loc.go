@@ -197,8 +197,20 @@ func normHost(host, raw string) (string, error) {
 		return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+
 			": not a host name once in punycode ("+strconv.Quote(h)+")")
 	}
+	// A punycode label past DNS's 63 octets is refused when it is read
+	// back (the idna package decodes it again): refused here too, so that
+	// what Normalize returns normalises to itself.
+	for label := range strings.SplitSeq(h, ".") {
+		if len(label) > maxLabel && strings.HasPrefix(label, "xn--") {
+			return "", violation(sitemap.RuleInvalidURL, raw, "invalid host "+strconv.Quote(host)+
+				": a label of more than 63 characters once in punycode")
+		}
+	}
 	return h, nil
 }
+
+// maxLabel is the longest DNS label, in octets (RFC 1035 §2.3.4).
+const maxLabel = 63
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
