@@ -179,7 +179,7 @@ func (it *item) loopTo(key string) string {
 			k = mustAbs(k)
 		}
 		// An index reached through redirects is its final URL too.
-		if k == key || len(a.doc.Redirects) > 0 && a.doc.Redirects[len(a.doc.Redirects)-1].To == key {
+		if k == key || a.doc.redirectedTo() == key {
 			slices.Reverse(names)
 			return strings.Join(append(names, names[0]), " → ")
 		}
@@ -213,6 +213,15 @@ type childLoc struct {
 }
 
 func (d *Document) add(e *Error) { d.Problems = append(d.Problems, e) }
+
+// redirectedTo is the URL the redirects followed to fetch d ended at; ""
+// when there were none.
+func (d *Document) redirectedTo() string {
+	if len(d.Redirects) == 0 {
+		return ""
+	}
+	return d.Redirects[len(d.Redirects)-1].To
+}
 
 // startItems classifies one start.
 func (w *walker) startItems(start string) []*item {
@@ -491,10 +500,10 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 // errors of their own.
 func (w *walker) settleRedirect(it *item) {
 	d := it.doc
-	if len(d.Redirects) == 0 || d.Body == nil {
+	final := d.redirectedTo()
+	if final == "" || d.Body == nil {
 		return
 	}
-	final := d.Redirects[len(d.Redirects)-1].To
 	if w.markSeen(final) || !repeatOf(it, final) {
 		return
 	}
@@ -573,11 +582,11 @@ func (w *walker) run(it *item) {
 	if body == nil {
 		return
 	}
-	if rs := d.Redirects; len(rs) > 0 && w.isSeen(rs[len(rs)-1].To) && repeatOf(it, rs[len(rs)-1].To) {
+	if final := d.redirectedTo(); final != "" && w.isSeen(final) && repeatOf(it, final) {
 		// Marks only grow: settleRedirect would find it a repeat, in
 		// walk order as well. Not read.
 		body.Close()
-		d.add(repeatProblem(rs[len(rs)-1].To))
+		d.add(repeatProblem(final))
 		return
 	}
 	// Detect the format from the head, which the Body then replays; an
@@ -789,7 +798,7 @@ func (w *walker) childItems(it *item) []*item {
 			ci.crossFrom = otherHost(d.URL, cd.URL)
 		}
 		if !w.markSeen(key) {
-			if key == d.Name || (d.Local && key == mustAbs(d.Name)) || len(d.Redirects) > 0 && key == d.Redirects[len(d.Redirects)-1].To {
+			if key == d.Name || (d.Local && key == mustAbs(d.Name)) || key == d.redirectedTo() {
 				d.add(lineProblem(c.line, Loop, "the index lists itself; not read again"))
 			} else if chain := it.loopTo(key); chain != "" {
 				d.add(lineProblem(c.line, Loop, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))

@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"encoding/binary"
 	"strconv"
 	"time"
 )
@@ -159,7 +160,7 @@ func quickForm(s string) dateForm {
 		return 0
 	}
 	// "dddd-dd-": digits but in bytes 4 and 7.
-	if !shape(le64(s), 0x00ffff00ffffffff, 0x2d00000000000000|0x2d<<32) {
+	if !shape(binary.LittleEndian.Uint64([]byte(s[:8])), 0x00ffff00ffffffff, 0x2d00000000000000|0x2d<<32) {
 		return 0
 	}
 	if len(s) == 10 {
@@ -168,7 +169,7 @@ func quickForm(s string) dateForm {
 		}
 	} else {
 		// "ddTdd:dd", then ":ddZ" or ":dd±dd:dd".
-		if !shape(le64(s[8:]), 0xffff00ffff00ffff, 0x3a<<40|'T'<<16) || s[16] != ':' || s[17]-'0' > 9 || s[18]-'0' > 9 {
+		if !shape(binary.LittleEndian.Uint64([]byte(s[8:16])), 0xffff00ffff00ffff, 0x3a<<40|'T'<<16) || s[16] != ':' || s[17]-'0' > 9 || s[18]-'0' > 9 {
 			return 0
 		}
 		if len(s) == 20 {
@@ -194,13 +195,6 @@ func quickForm(s string) dateForm {
 		return 0
 	}
 	return formSecond
-}
-
-// le64 is the first eight bytes of s as a little-endian word (one load).
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func digits(s string) bool {

@@ -1402,7 +1402,7 @@ func (c *Crawl) openDir() error {
 	}
 	if !c.o.Resume {
 		for _, name := range crawlFiles(c.dir) {
-			if err := os.Remove(filepath.Join(c.dir, filepath.Base(name))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := os.Remove(filepath.Join(c.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("crawl: %w", err)
 			}
 		}
@@ -1543,7 +1543,7 @@ func (c *Crawl) finish() {
 		if c.fail == nil {
 			// Ended: nothing to resume, nothing to keep.
 			for _, name := range crawlFiles(c.dir) {
-				os.Remove(filepath.Join(c.dir, filepath.Base(name)))
+				os.Remove(filepath.Join(c.dir, name))
 			}
 			os.Remove(c.dir) // when empty
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/sitemapkit/sitemapkit/internal/atomicfile"
-
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
