@@ -377,3 +377,39 @@ func TestReadInterrupted(t *testing.T) {
 		t.Errorf("files left in TMPDIR: %v", left)
 	}
 }
+
+// FuzzCSVRow: a row of four fields (a spooled row's loc, lastmod,
+// changefreq and priority) is written as encoding/csv's Writer writes it,
+// whatever the fields hold and wherever: the row is tested whole, its
+// last bytes by a word that overlaps those before them.
+func FuzzCSVRow(f *testing.F) {
+	f.Add("https://www.example.com/a?b=1&c=2", "2024-01-15", "weekly", "0.5")
+	f.Add("https://www.example.com/a,b", "", "", "")
+	f.Add("a", "b", "c", "d")
+	f.Add("", "", "", "")
+	f.Add("https://www.example.com/\"q\"", "2024-01-15T10:00:00+00:00", "daily", "1.0")
+	f.Add("https://www.example.com/x", "2024\n01", " weekly", `\.`)
+	f.Add("\u00a0https://www.example.com/", "é", "\r", "0.5,")
+	f.Fuzz(func(t *testing.T, a, b, c, d string) {
+		row := []string{a, b, c, d}
+		var want bytes.Buffer
+		w := csv.NewWriter(&want)
+		w.Write(row)
+		w.Flush()
+		if got := string(appendCSVRow([]byte("prefix,"), row)); got != "prefix,"+want.String() {
+			t.Fatalf("appendCSVRow(%q) = %q, encoding/csv writes %q", row, got, "prefix,"+want.String())
+		}
+	})
+}
+
+// BenchmarkCSVRow: a spooled row of the ../shared/bench workload, its
+// document's field apart (made once a document).
+func BenchmarkCSVRow(b *testing.B) {
+	row := []string{"https://www.example.com/catalog/item-1?color=red&size=M&ref=1", "2024-01-02T10:00:00+00:00", "weekly", "0.5"}
+	buf := make([]byte, 0, 4096)
+	for range b.N {
+		buf = appendCSVRow(buf[:0], row)
+	}
+	b.SetBytes(int64(len(buf)))
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
