@@ -46,7 +46,7 @@ func killImage(t *testing.T, dir string) string {
 // killOpts crawls the test site in dir, recording where it is every period.
 func killOpts(site *crawlSite, dir string, period time.Duration) source.CrawlOptions {
 	return source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
-		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"},
+		Fetch: discover.Options{Timeout: crawlFetchTimeout, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"},
 		Checkpoint: period}
 }
 

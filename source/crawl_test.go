@@ -47,6 +47,13 @@ type crawlSite struct {
 
 const crawlSections, crawlPerSection = 10, 300
 
+// crawlFetchTimeout is the crawl tests' time for a page: short of
+// /slow.html's 5 s, which must fail, and far past what any other page
+// takes on a machine busy with other tests. A page that times out is an
+// error, left out of the listing (300 ms dropped a few pages of a resumed
+// crawl when the machine was loaded).
+const crawlFetchTimeout = 2 * time.Second
+
 func newCrawlSite(t testing.TB, seed uint64) *crawlSite {
 	s := &crawlSite{pages: map[string]string{}, hits: map[string]int{}}
 	r := rand.New(rand.NewPCG(seed, 1))
@@ -336,7 +343,7 @@ func TestCrawl(t *testing.T) {
 	reasons := map[string]string{}
 	o := source.CrawlOptions{
 		Starts:      []string{site.URL + "/"},
-		Fetch:       discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20},
+		Fetch:       discover.Options{Timeout: crawlFetchTimeout, MaxBytes: 1 << 20},
 		Concurrency: 16, Rate: -1, MaxDepth: 2000,
 		Files: []string{"**/*.pdf"},
 		Log: func(e source.CrawlEntry) {
@@ -409,7 +416,7 @@ func TestCrawlRender(t *testing.T) {
 	var mu sync.Mutex
 	reasons := map[string]string{}
 	c, urls := crawlAll(t, source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Render: browser, MaxDepth: 2,
-		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20},
+		Fetch: discover.Options{Timeout: crawlFetchTimeout, MaxBytes: 1 << 20},
 		Log: func(e source.CrawlEntry) {
 			mu.Lock()
 			reasons[strings.TrimPrefix(e.URL, site.URL)] = e.Reason
@@ -475,7 +482,7 @@ func TestCrawlPolite(t *testing.T) {
 	var mu sync.Mutex
 	limited := map[string]string{}
 	c, err = source.OpenCrawl(ctx, source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, MaxDepth: 1,
-		Fetch: discover.Options{Timeout: 300 * time.Millisecond},
+		Fetch: discover.Options{Timeout: crawlFetchTimeout},
 		Log: func(e source.CrawlEntry) {
 			if e.Reason == "limit" {
 				mu.Lock()
@@ -670,7 +677,7 @@ func TestCrawlResume(t *testing.T) {
 	site := newCrawlSite(t, 11)
 	dir := t.TempDir()
 	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
-		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
+		Fetch: discover.Options{Timeout: crawlFetchTimeout, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
 	if stop, _ := crawlUntil(t, o, 1500, nil); stop == nil || !strings.Contains(stop.Error(), "resume it with --resume") {
 		t.Fatalf("a crawl stopped half-way ends with %v", stop)
 	}
@@ -713,7 +720,7 @@ func TestCrawlResumeAfterKill(t *testing.T) {
 	site := newCrawlSite(t, 12)
 	dir := t.TempDir()
 	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
-		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
+		Fetch: discover.Options{Timeout: crawlFetchTimeout, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"}}
 	crawlUntil(t, o, 1000, nil)
 	saved := checkpointFiles(t, dir)
 	o.Resume = true
@@ -759,7 +766,7 @@ func TestCrawlKilledResume(t *testing.T) {
 	site := newCrawlSite(t, 13)
 	dir, killed := t.TempDir(), t.TempDir()
 	o := source.CrawlOptions{Starts: []string{site.URL + "/"}, Rate: -1, Concurrency: 8, MaxDepth: 2000, Dir: dir,
-		Fetch: discover.Options{Timeout: 300 * time.Millisecond, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"},
+		Fetch: discover.Options{Timeout: crawlFetchTimeout, MaxBytes: 1 << 20}, Files: []string{"**/*.pdf"},
 		Checkpoint: 20 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
