@@ -119,8 +119,8 @@ const (
 	DefaultCrawlMaxPages    = 100_000
 	DefaultCrawlMaxDepth    = 100
 	DefaultCrawlBudget      = time.Hour
-	// DefaultCrawlMaxBytes caps a page: ten times the heaviest pages
-	// Google's crawler reads whole (it stops at 15 MB).
+	// DefaultCrawlMaxBytes caps a page at 15 MiB: Google's crawler reads
+	// the first 15 MB of a page, and a sitemap lists nothing past them.
 	DefaultCrawlMaxBytes = 15 << 20
 )
 
@@ -246,6 +246,10 @@ type Crawl struct {
 
 	dir     string
 	tempDir bool // dir is the crawl's own, removed at Close
+	// made is the outermost folder, absolute, the crawl made for dir
+	// (itself, or the one above it that it made with it: .sitemapkit);
+	// "" when dir was there. An ended crawl removes them.
+	made string
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -1397,8 +1401,12 @@ func (c *Crawl) openDir() error {
 		c.dir, c.tempDir = d, true
 	} else if _, err := os.Stat(filepath.Join(c.dir, checkpointFile)); c.o.Resume && errors.Is(err, fs.ErrNotExist) {
 		return noCheckpoint(c.dir) // and no folder made
-	} else if err := os.MkdirAll(c.dir, 0o755); err != nil {
-		return fmt.Errorf("crawl: %w", err)
+	} else {
+		made := outermostMissing(c.dir)
+		if err := os.MkdirAll(c.dir, 0o755); err != nil {
+			return fmt.Errorf("crawl: %w", err)
+		}
+		c.made = made
 	}
 	if !c.o.Resume {
 		for _, name := range crawlFiles(c.dir) {
@@ -1428,6 +1436,7 @@ func (c *Crawl) resume() (int64, error) {
 		return 0, fmt.Errorf("crawl: the crawl stopped in %s started at %s, not %s", c.dir, strings.Join(cp.Starts, ", "), strings.Join(c.o.Starts, ", "))
 	}
 	c.seen, c.fates, c.gen = crawlSeen{salt: cp.Salt, m: seen}, fates, cp.Gen
+	c.made = cp.Made // the run that made the folder
 	c.fetched = cp.Fetched
 	// The queue comes back from the checkpoint, then from the part of
 	// the old spill it names (a checkpoint taken while the crawl ran);
@@ -1533,6 +1542,46 @@ func wholeLines(f *os.File) (int64, error) {
 	return end, nil
 }
 
+// outermostMissing returns, absolute, the outermost of dir and the folders
+// above it that do not exist, which MkdirAll(dir) makes; "" if dir exists
+// or its path cannot be made absolute.
+func outermostMissing(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	missing := ""
+	for {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = d
+		up := filepath.Dir(d)
+		if up == d {
+			return missing
+		}
+		d = up
+	}
+}
+
+// removeMade removes dir, then the folders above it up to made (see
+// Crawl.made), each only when it is empty: an ended crawl leaves nothing
+// behind, not even the .sitemapkit folder it made for its own, and never
+// removes a folder that was there before it.
+func removeMade(dir, made string) {
+	os.Remove(dir) // when empty
+	d, err := filepath.Abs(dir)
+	if err != nil || made == "" || d != made && !strings.HasPrefix(d, made+string(filepath.Separator)) {
+		return // made is not dir nor above it: a resume from elsewhere
+	}
+	for d != made {
+		d = filepath.Dir(d)
+		if os.Remove(d) != nil {
+			return
+		}
+	}
+}
+
 // finish ends the crawl's files: a crawl stopped before its end leaves a
 // checkpoint to resume from (the URLs in flight first, then its queue); a
 // crawl that ended leaves nothing to resume.
@@ -1545,7 +1594,7 @@ func (c *Crawl) finish() {
 			for _, name := range crawlFiles(c.dir) {
 				os.Remove(filepath.Join(c.dir, name))
 			}
-			os.Remove(c.dir) // when empty
+			removeMade(c.dir, c.made)
 		}
 		return
 	}
@@ -1583,7 +1632,7 @@ func (c *Crawl) recorded(url string) {
 // fetches again: the pages in flight (when the crawl runs: a stopped
 // crawl's have been taken out already) and those waiting.
 func (c *Crawl) checkpoint(running bool) *checkpoint {
-	cp := &checkpoint{Starts: c.o.Starts, Salt: c.seen.salt, Fetched: c.fetched}
+	cp := &checkpoint{Starts: c.o.Starts, Salt: c.seen.salt, Fetched: c.fetched, Made: c.made}
 	if fi, err := c.found.Stat(); err == nil {
 		cp.Found = fi.Size()
 	}

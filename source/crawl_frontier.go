@@ -245,6 +245,9 @@ type checkpoint struct {
 	// its queue visits again.
 	Found int64        `json:"found"`
 	Queue []itemRecord `json:"queue"`
+	// Made is the outermost folder the crawl made for its own (absolute),
+	// removed, when empty, by the run that ends it; "" when none.
+	Made string `json:"made,omitempty"`
 }
 
 // checkpointVersion is the layout of the checkpoint and its seen file.

@@ -2,9 +2,13 @@ package source_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
@@ -229,5 +234,53 @@ func TestCrawlHostConcurrency(t *testing.T) {
 	}
 	if totalPeak < 3 {
 		t.Errorf("at most %d pages fetched at once from two hosts of 2 each", totalPeak)
+	}
+}
+
+// TestCrawlEndedRemovesItsFolders: a crawl that ends removes the folders
+// it made for its own (the default .sitemapkit/crawl-… makes two), also
+// when a resumed run ends it, and never one that was there before.
+func TestCrawlEndedRemovesItsFolders(t *testing.T) {
+	var slow atomic.Bool
+	srv := stopSite(t, map[string]string{
+		"/":       `</head><body><a href="/a.html">a</a><a href="/slow">slow</a>`,
+		"/a.html": `</head>`,
+		"/slow":   `</head>`,
+	}, &slow)
+	o := source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1, Fetch: discover.Options{Timeout: crawlFetchTimeout}}
+
+	root := t.TempDir()
+	o.Dir = filepath.Join(root, "made", "crawl-1")
+	crawlAll(t, o)
+	if _, err := os.Stat(filepath.Join(root, "made")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an ended crawl left the folder it made: %v", err)
+	}
+
+	// Stopped while /slow is asked, then resumed to its end.
+	slow.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := crawlPaths(t, ctx, o, srv.URL); err == nil {
+		t.Fatal("the crawl ended, not stopped")
+	}
+	if _, err := os.Stat(filepath.Join(o.Dir, "checkpoint.json")); err != nil {
+		t.Fatalf("a stopped crawl keeps its checkpoint: %v", err)
+	}
+	slow.Store(false)
+	resumed := o
+	resumed.Resume = true
+	crawlAll(t, resumed)
+	if _, err := os.Stat(filepath.Join(root, "made")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a resumed crawl that ended left the folder the first run made: %v", err)
+	}
+
+	// A folder that was there stays, empty as it was.
+	if err := os.Mkdir(filepath.Join(root, "there"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o.Dir = filepath.Join(root, "there", "crawl-2")
+	crawlAll(t, o)
+	if ents, err := os.ReadDir(filepath.Join(root, "there")); err != nil || len(ents) != 0 {
+		t.Errorf("the folder that was there: %v, %v; want it, empty", ents, err)
 	}
 }
