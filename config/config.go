@@ -190,8 +190,6 @@ type origin struct {
 	pos  map[string]pos
 }
 
-// Filter chooses and cleans URLs. At the top level it applies to every
-// source; a source's own include, exclude and strip_params apply after it.
 // Submit is the [submit] table: the channels `sitemapkit submit` uses.
 // Google's and Bing's ping endpoints are gone (2023, 2022): no ping is
 // ever a default.
@@ -228,6 +226,8 @@ type Submit struct {
 	Pings []string `toml:"pings"`
 }
 
+// Filter chooses and cleans URLs. At the top level it applies to every
+// source; a source's own include, exclude and strip_params apply after it.
 type Filter struct {
 	// Include keeps only URLs whose path matches one of these patterns: a
 	// glob ("/blog/**": * is any run of characters within a segment, ** as

@@ -158,7 +158,7 @@ type File struct {
 	Entries   int    // URLs, or sitemaps for an index
 	Bytes     int64  // uncompressed size
 	GzipBytes int64  // size on disk when gzipped, else 0
-	Index     bool
+	Index     bool   // an index file, listing sitemaps, not URLs
 	Group     string // the group of a child (see Builder.Group); "" for the main set and index files
 	N         int    // a child's number in its group (see Builder.Place); 0 for index files
 	LastMod   string // a child's <lastmod> in the index

@@ -136,7 +136,15 @@ Memory stays flat: past 10,000 URLs the frontier goes to --crawl-dir, and
 the URLs met are kept as 8-byte hashes. Stopped by Ctrl-C or its time
 budget, the crawl leaves what it needs there, and it records where it is
 every minute, so that a crawl killed can be carried on too: run the same
-command with --resume (the pages found before are printed again).`,
+command with --resume (the pages found before are printed again).
+
+EXIT STATUS
+  0  the crawl ended, and listed a page at least
+  1  no page listed, or the crawl stopped early, by an error or its time
+     budget (then --resume carries it on): the pages found are printed
+  2  usage error, or a crawl folder that cannot be used
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP): the pages found are printed,
+       and --resume carries it on`,
 		Example: `  sitemapkit crawl https://www.example.com/ > pages.jsonl
   sitemapkit crawl --crawl-log crawl.jsonl --max-pages 5000 https://www.example.com/blog/
   sitemapkit generate --base https://www.example.com/ --out public/ --crawl https://www.example.com/`,

@@ -246,9 +246,11 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 // version is the command's version, from the module's build information:
-// the tag (v1.2.3) when installed with `go install …@v1.2.3`; otherwise
-// "devel" with the VCS revision the binary was built from, and "+dirty"
-// when the work tree had changes.
+// the tag (v1.2.3) when installed with `go install …@v1.2.3`, or the
+// pseudo-version the go command stamps on a build in a clone (it names
+// the commit, and ends in "+dirty" when the work tree had changes).
+// Without either, "devel" with the VCS revision when the build recorded
+// one.
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {

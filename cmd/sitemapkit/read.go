@@ -51,10 +51,11 @@ Formats:
          alternates) plus "sitemap", the document it came from (generate
          accepts and ignores it, so the output feeds generate as it is).
   csv    a header row, then one row per entry: loc, lastmod, changefreq,
-         priority, one image column per image (repeated header "image"),
-         one alternate:<hreflang> column per language, and "sitemap" (unless
-         --no-source): generate's CSV input, as it is. Videos and news do not fit in
-         CSV; use jsonl for them.
+         priority, "sitemap" (unless --no-source), one image column per
+         image (repeated header "image"), and one alternate:<hreflang>
+         column per language: generate's CSV input, as it is. Videos and
+         news do not fit in CSV; use jsonl for them. The header depends on
+         every entry, so the rows come out once all are read.
   text   one loc per line.
 
 Problems (a damaged file, an HTTP error) are reported on stderr as
