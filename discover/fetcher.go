@@ -311,7 +311,7 @@ func redirects(hops []fetch.Hop) []Redirect {
 // finding and returns false.
 func (w *walker) crossHostAllowed(it *item) bool {
 	d := it.doc
-	scope, ok := w.crossHostOK(it)
+	scope, ok := w.crossHostOK(d.URL, it.crossFrom)
 	if !ok {
 		d.add(problem(CrossHost, nil, "listed by %s on another host, and neither host's robots.txt has a Sitemap: line naming it; not read", d.Parent))
 		return false
@@ -335,20 +335,20 @@ func otherHost(index, child string) *url.URL {
 	return pu
 }
 
-// crossHostOK decides whether a child on another host than its index
-// may be read: when the robots.txt of the child's host or of the index's
-// host names it (cross-submission). It then returns the scope URL for the
-// child's entries: the index's site, whose URLs they must be.
-func (w *walker) crossHostOK(it *item) (scope string, ok bool) {
-	d, pu := it.doc, it.crossFrom
-	cu, err := url.Parse(d.URL)
+// crossHostOK decides whether child, a sitemap on another host than the
+// index at pu that lists it, may be read: when the robots.txt of the
+// child's host or of the index's host names it (cross-submission). It
+// then returns the scope URL for the child's entries: the index's site,
+// whose URLs they must be.
+func (w *walker) crossHostOK(child string, pu *url.URL) (scope string, ok bool) {
+	cu, err := url.Parse(child)
 	if err != nil {
-		return d.URL, true
+		return child, true
 	}
 	for _, host := range []*url.URL{cu, pu} {
 		e := w.f.robotsFor(w.ctx, host)
 		for _, sm := range e.r.Sitemaps {
-			if sm.URL == d.URL {
+			if sm.URL == child {
 				return pu.Scheme + "://" + pu.Host + "/" + path.Base(cu.Path), true
 			}
 		}

@@ -5,12 +5,15 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/discover"
 	"github.com/sitemapkit/sitemapkit/internal/sitetest"
+	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
 // walk returns every document of a walk, bodies drained, and the findings
@@ -146,6 +149,57 @@ func TestCrossHostVerdictIndependentOfOrder(t *testing.T) {
 			}
 			if n != len(docs) {
 				t.Errorf("from %s: a document yielded with neither body nor finding", start)
+			}
+		}
+	}
+}
+
+// TestRedirectToRefusedCrossHost: a sitemap on another host that an index
+// lists, refused by the cross-host rule, is not read there; a child of the
+// index that redirects to it is the one copy read (a redirect is followed
+// wherever it goes, as when nothing else lists its target), not a repeat
+// of a sitemap the walk never read, and a second such redirect is the
+// repeat. Likewise a robots.txt that vouches for it lists it to be read.
+func TestRedirectToRefusedCrossHost(t *testing.T) {
+	b := sitetest.New(t)
+	b.Page("/x.xml", sitetest.URLSet("{{.}}/p"))
+	a := sitetest.New(t)
+	for _, p := range []string{"/r1.xml", "/r2.xml"} {
+		a.Handle(p, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, b.URL+"/x.xml", http.StatusMovedPermanently)
+		})
+	}
+	a.Page("/first.xml", sitetest.Index(b.URL+"/x.xml", "{{.}}/r1.xml", "{{.}}/r2.xml"))
+	a.Page("/last.xml", sitetest.Index("{{.}}/r1.xml", "{{.}}/r2.xml", b.URL+"/x.xml"))
+	a.Page("/only.xml", sitetest.Index(b.URL+"/x.xml"))
+	c := sitetest.New(t)
+	c.Page("/robots.txt", "Sitemap: "+b.URL+"/x.xml\n")
+	x := b.URL + "/x.xml"
+	for _, tc := range []struct {
+		starts []string
+		read   string
+		want   map[string][]discover.Kind
+	}{
+		{[]string{a.URL + "/first.xml"}, a.URL + "/r1.xml", map[string][]discover.Kind{x: {discover.CrossHost}, a.URL + "/r2.xml": {discover.Repeated}}},
+		{[]string{a.URL + "/last.xml"}, a.URL + "/r1.xml", map[string][]discover.Kind{x: {discover.CrossHost}, a.URL + "/r2.xml": {discover.Repeated}}},
+		{[]string{a.URL + "/only.xml", c.URL + "/"}, x, map[string][]discover.Kind{x: {discover.CrossHost}}},
+	} {
+		for _, conc := range []int{1, 8} {
+			docs, _ := walk(t, tc.starts, discover.Options{Concurrency: conc}, 0)
+			got := map[string][]discover.Kind{}
+			var read []string
+			for _, d := range docs {
+				for _, p := range d.Problems {
+					if p.Kind != discover.Redirected {
+						got[d.Name] = append(got[d.Name], p.Kind)
+					}
+				}
+				if d.Body != nil && !d.Listing && d.Format != sitemap.FormatIndex {
+					read = append(read, d.Name)
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) || !slices.Equal(read, []string{tc.read}) {
+				t.Errorf("from %q (concurrency %d): findings %v, read %q; want %v, and %s read", tc.starts, conc, got, read, tc.want, tc.read)
 			}
 		}
 	}

@@ -68,10 +68,13 @@ type walker struct {
 	workers sync.WaitGroup
 	stopped atomic.Bool // the consumer broke the loop
 
-	mu     sync.Mutex
-	seen   map[string]bool // documents visited: absolute paths and URLs
-	bodies int             // bodies opened and not closed, which ctx streams
-	ended  bool            // the walk is over: ctx goes with the last body
+	mu sync.Mutex
+	// seen marks the documents the walk reads, by absolute path or URL.
+	// One marked by an index on another host than its own holds that
+	// index's URL: the cross-host rule may refuse it there (see take).
+	seen   map[string]*url.URL
+	bodies int  // bodies opened and not closed, which ctx streams
+	ended  bool // the walk is over: ctx goes with the last body
 }
 
 // end ends the walk: its context is released, at once or, while bodies
@@ -143,7 +146,7 @@ func newWalker(ctx context.Context, f *Fetcher) *walker {
 		cancel: cancel,
 		f:      f,
 		sem:    make(chan struct{}, o.Concurrency),
-		seen:   map[string]bool{},
+		seen:   map[string]*url.URL{},
 	}
 }
 
@@ -504,7 +507,7 @@ func (w *walker) settleRedirect(it *item) {
 	if final == "" || d.Body == nil {
 		return
 	}
-	if w.markSeen(final) || !repeatOf(it, final) {
+	if w.take(final, nil) || !repeatOf(it, final) {
 		return
 	}
 	d.Body.Close()
@@ -582,9 +585,9 @@ func (w *walker) run(it *item) {
 	if body == nil {
 		return
 	}
-	if final := d.redirectedTo(); final != "" && w.isSeen(final) && repeatOf(it, final) {
-		// Marks only grow: settleRedirect would find it a repeat, in
-		// walk order as well. Not read.
+	if final := d.redirectedTo(); final != "" && w.readsAlready(final) && repeatOf(it, final) {
+		// What the walk reads stays read: settleRedirect would find it
+		// a repeat, in walk order as well. Not read.
 		body.Close()
 		d.add(repeatProblem(final))
 		return
@@ -705,21 +708,51 @@ func (w *walker) robotsFile() *Document {
 	return d
 }
 
-// isSeen reports whether key is marked, without marking it.
-func (w *walker) isSeen(key string) bool {
+// readsAlready reports whether the walk reads key: it is marked, and not
+// only by a listing that the cross-host rule refuses, where it is not read.
+func (w *walker) readsAlready(key string) bool {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.seen[key]
+	index, ok := w.seen[key]
+	w.mu.Unlock()
+	if !ok || index == nil {
+		return ok
+	}
+	_, allowed := w.crossHostOK(key, index)
+	return allowed
 }
 
-func (w *walker) markSeen(key string) bool {
+// take reports whether the caller, a listing of key or a redirect to it,
+// is the one that reads it, and marks it so: key was not read already
+// (readsAlready). index is the caller's index when that is on another
+// host than key, for the cross-host rule, or nil. It runs on the walk's
+// goroutine, in walk order, so that which copy is read is deterministic;
+// the cross-host verdict it may wait for is too.
+func (w *walker) take(key string, index *url.URL) bool {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.seen[key] {
+	_, marked := w.seen[key]
+	if !marked {
+		w.seen[key] = index
+	}
+	w.mu.Unlock()
+	if !marked {
+		return true
+	}
+	if w.readsAlready(key) {
 		return false
 	}
-	w.seen[key] = true
+	w.mu.Lock()
+	w.seen[key] = index
+	w.mu.Unlock()
 	return true
+}
+
+// markSeen marks key read, unless it is marked already.
+func (w *walker) markSeen(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.seen[key]; !ok {
+		w.seen[key] = nil
+	}
 }
 
 // childItems turns the children found by an item's run into items, on
@@ -731,7 +764,7 @@ func (w *walker) childItems(it *item) []*item {
 	if it.robots {
 		var out []*item
 		for _, c := range it.children {
-			if !w.markSeen(c.doc.Name) {
+			if !w.take(c.doc.Name, nil) {
 				p := problem(Repeated, nil, "robots.txt lists %s again (or another start does); it is read once", c.doc.Name)
 				if c.doc.Name == d.Name {
 					p = problem(Relisted, nil, "robots.txt lists %s, itself, which was read already; not read as a sitemap", c.doc.Name)
@@ -797,7 +830,11 @@ func (w *walker) childItems(it *item) []*item {
 		if d.URL != "" && cd.URL != "" && !w.o.Offline {
 			ci.crossFrom = otherHost(d.URL, cd.URL)
 		}
-		if !w.markSeen(key) {
+		refusable := ci.crossFrom
+		if cd.Local {
+			refusable = nil // a file: no redirect reaches it, and local indexes share one host
+		}
+		if !w.take(key, refusable) {
 			if key == d.Name || (d.Local && key == mustAbs(d.Name)) || key == d.redirectedTo() {
 				d.add(lineProblem(c.line, Loop, "the index lists itself; not read again"))
 			} else if chain := it.loopTo(key); chain != "" {
