@@ -206,8 +206,9 @@ const (
 	// Limit: Options.Budget or Options.MaxDocuments was reached; the
 	// document it is found on and those after it are not read.
 	Limit
-	// Repeated: a robots.txt naming a sitemap again, or a document that
-	// redirects to one the walk reads already; not read again.
+	// Repeated: a robots.txt naming a sitemap again, a start given again,
+	// or a document that redirects to one the walk reads already; not
+	// read again.
 	Repeated
 )
 

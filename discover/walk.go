@@ -47,7 +47,10 @@ func (f *Fetcher) Walk(ctx context.Context, starts []string) iter.Seq[*Document]
 		}
 		var items []*item
 		for _, st := range starts {
-			items = append(items, w.startItems(st)...)
+			for _, it := range w.startItems(st) {
+				it.start = true
+				items = append(items, it)
+			}
 		}
 		w.list(items, yield)
 		w.workers.Wait()
@@ -160,6 +163,7 @@ type item struct {
 	started  bool // a worker runs it; set by the scheduler
 
 	parent *item // the index that listed it; nil for a start
+	start  bool  // a start, or a file of a folder given: listed by nobody
 	// judgeOnly: a child read already, on another host: its run only
 	// applies the cross-host rule to this listing, and silent says it
 	// passed, so that the document is not yielded twice.
@@ -177,12 +181,8 @@ func (it *item) loopTo(key string) string {
 	names := []string{}
 	for a := it; a != nil; a = a.parent {
 		names = append(names, filepath.Base(a.doc.Name))
-		k := a.doc.Name
-		if a.doc.Local {
-			k = mustAbs(k)
-		}
 		// An index reached through redirects is its final URL too.
-		if k == key || a.doc.redirectedTo() == key {
+		if a.doc.key() == key || a.doc.redirectedTo() == key {
 			slices.Reverse(names)
 			return strings.Join(append(names, names[0]), " → ")
 		}
@@ -216,6 +216,14 @@ type childLoc struct {
 }
 
 func (d *Document) add(e *Error) { d.Problems = append(d.Problems, e) }
+
+// key is d's mark in the walk: its absolute path, or its URL.
+func (d *Document) key() string {
+	if d.Local {
+		return mustAbs(d.Name)
+	}
+	return d.Name
+}
 
 // redirectedTo is the URL the redirects followed to fetch d ended at; ""
 // when there were none.
@@ -477,7 +485,7 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 			close(yielded[i])
 			continue
 		}
-		w.settleRedirect(it)
+		w.settle(it)
 		kids := w.childItems(it)
 		if !it.doc.Listing {
 			w.read++
@@ -494,27 +502,36 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 	return true
 }
 
-// settleRedirect makes a document reached through redirects to a sitemap
-// the walk reads already (listed as well, or reached by another redirect)
-// one not read again, a Repeated finding. It runs on the walk's goroutine,
-// in walk order, so that which of two copies is read does not depend on
-// which answered first. A redirect to an index above it, or to a
-// robots.txt, is read as before: its findings (a loop, not a sitemap) are
-// errors of their own.
-func (w *walker) settleRedirect(it *item) {
+// settle makes a document the walk reads already one not read again, a
+// Repeated finding: a start given twice, or reached through redirects too,
+// or a document reached through redirects to a sitemap the walk reads
+// already (listed as well, or reached by another redirect or start). It
+// runs on the walk's goroutine, in walk order, so that which of two copies
+// is read does not depend on which answered first. A redirect to an index
+// above it, or to a robots.txt, is read as before: its findings (a loop,
+// not a sitemap) are errors of their own.
+func (w *walker) settle(it *item) {
 	d := it.doc
-	final := d.redirectedTo()
-	if final == "" || d.Body == nil {
+	if d.Body == nil {
 		return
 	}
-	if w.take(final, nil) || !repeatOf(it, final) {
+	final := d.redirectedTo()
+	var repeat *Error
+	switch {
+	case it.start && !w.take(d.key(), nil):
+		// Listed by nobody: taken at its turn, as a listing is when
+		// its index's children are.
+		repeat = problem(Repeated, nil, "the walk reads it already (another start, or a redirect, reaches it); not read again")
+	case final == "" || w.take(final, nil) || !repeatOf(it, final):
 		return
+	default:
+		repeat = repeatProblem(final)
 	}
 	d.Body.Close()
 	d.Body, d.Format, it.locs = nil, 0, nil
 	// What reading it found (an index's damage) is the other copy's.
 	d.Problems = slices.DeleteFunc(d.Problems, func(p *Error) bool { return p.Kind != Redirected })
-	d.add(repeatProblem(final))
+	d.add(repeat)
 }
 
 func repeatProblem(final string) *Error {
@@ -586,7 +603,7 @@ func (w *walker) run(it *item) {
 		return
 	}
 	if final := d.redirectedTo(); final != "" && w.readsAlready(final) && repeatOf(it, final) {
-		// What the walk reads stays read: settleRedirect would find it
+		// What the walk reads stays read: settle would find it
 		// a repeat, in walk order as well. Not read.
 		body.Close()
 		d.add(repeatProblem(final))
@@ -780,11 +797,6 @@ func (w *walker) childItems(it *item) []*item {
 	if d.Listing {
 		return nil
 	}
-	if d.Local {
-		w.markSeen(mustAbs(d.Name))
-	} else if d.Name != "" {
-		w.markSeen(d.Name)
-	}
 	if len(it.locs) == 0 {
 		return nil
 	}
@@ -819,10 +831,7 @@ func (w *walker) childItems(it *item) []*item {
 			// would not follow it.
 			continue
 		}
-		key := cd.Name
-		if cd.Local {
-			key = mustAbs(cd.Name)
-		}
+		key := cd.key()
 		ci := newItem(cd)
 		ci.parent = it
 		// Children on another host need their robots.txt's word, even
@@ -835,7 +844,7 @@ func (w *walker) childItems(it *item) []*item {
 			refusable = nil // a file: no redirect reaches it, and local indexes share one host
 		}
 		if !w.take(key, refusable) {
-			if key == d.Name || (d.Local && key == mustAbs(d.Name)) || key == d.redirectedTo() {
+			if key == d.key() || key == d.redirectedTo() {
 				d.add(lineProblem(c.line, Loop, "the index lists itself; not read again"))
 			} else if chain := it.loopTo(key); chain != "" {
 				d.add(lineProblem(c.line, Loop, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))

@@ -346,6 +346,36 @@ func TestReadOnce(t *testing.T) {
 	}
 }
 
+// TestReadStartsOnce: a start given twice, or given once directly and once
+// through a redirect to it, in either order, is read once; the other is a
+// duplicate-url warning, as a repeat the walk meets below a start is. The
+// later copy was read again: not an index's children, but a urlset's
+// entries came out twice.
+func TestReadStartsOnce(t *testing.T) {
+	s := sitetest.New(t)
+	s.Page("/index.xml", sitetest.Index("{{.}}/s.xml"))
+	s.Page("/s.xml", xmlURLSet(entry("{{.}}/s")))
+	s.Page("/u.xml", xmlURLSet(entry("{{.}}/u")))
+	for _, p := range []string{"/index.xml", "/u.xml"} {
+		s.Handle("/old"+p, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, p, http.StatusMovedPermanently)
+		})
+	}
+	for _, args := range [][]string{
+		{"/index.xml", "/old/index.xml"}, {"/old/index.xml", "/index.xml"}, {"/index.xml", "/index.xml"},
+		{"/u.xml", "/old/u.xml"}, {"/old/u.xml", "/u.xml"}, {"/u.xml", "/u.xml"},
+	} {
+		want := s.URL + "/s\n"
+		if strings.HasSuffix(args[0], "u.xml") {
+			want = s.URL + "/u\n"
+		}
+		code, out, errOut := sk(t, "read", "--format", "text", s.URL+args[0], s.URL+args[1])
+		if code != 0 || out != want || strings.Count(errOut, "warning[duplicate-url]") != 1 {
+			t.Errorf("read %q: exit %d, out %q; want 0, %q and one duplicate-url warning\n%s", args, code, out, want, errOut)
+		}
+	}
+}
+
 // TestReadInterrupted: an interrupted read prints the entries it had
 // received (it dropped up to 256 KiB of them) and exits 130; its CSV spool has no name in TMPDIR even while it runs,
 // so that a run killed, or ended by a closed pipe, leaves nothing.
