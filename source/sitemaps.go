@@ -68,7 +68,6 @@ type SitemapsOptions struct {
 // Close stops the walk; it must be called when done with the Sitemaps.
 type Sitemaps struct {
 	name string
-	ctx  context.Context
 	wctx context.Context // the walk's: done at Close, the end, or ctx's end
 	stop context.CancelCauseFunc
 	docs chan *smDoc // the documents with entries, in walk order
@@ -193,12 +192,12 @@ func (s *Sitemaps) recycleBatch(b []smItem) {
 // OpenSitemaps starts walking starts (paths of files or folders, sitemap
 // or robots.txt URLs, site roots) and returns the Sitemaps that reads their
 // entries. The walk runs on goroutines of its own until its entries have
-// been read, ctx is done (Read then returns ctx's error), or Close.
+// been read, ctx is done (Read then returns the records read before, and
+// ctx's error), or Close.
 func OpenSitemaps(ctx context.Context, starts []string, o SitemapsOptions) *Sitemaps {
 	o.Options = o.Options.WithDefaults()
 	s := &Sitemaps{
 		name: strings.Join(starts, ", "),
-		ctx:  ctx,
 		docs: make(chan *smDoc, o.Concurrency),
 
 		onNotice: o.OnNotice,
@@ -404,14 +403,14 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 			s.ahead.Wait()
 		}
 		stopped := s.wctx.Err() != nil
-		if !stopped {
-			sd.unread++
-		}
+		sd.unread++
 		s.mu.Unlock()
+		// Sent when stopped too, the last: an interrupted stream ends
+		// with what was read before it (recv).
+		sd.batches <- rd.batch // never blocks: unread <= smAheadNext, and one last
 		if stopped {
 			return false
 		}
-		sd.batches <- rd.batch // never blocks: unread <= smAheadNext
 		rd.batch = s.newBatch()
 		return true
 	}
@@ -440,6 +439,9 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 			rd.flushNotices(math.MaxInt64)
 		default:
 			rd.flushNotices(math.MaxInt64)
+			if s.wctx.Err() != nil {
+				break // the stop's error, not the document's: the stream ends with its cause
+			}
 			var se *sitemap.SyntaxError
 			line := 0
 			if errors.As(err, &se) {
@@ -448,7 +450,9 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 			err = &SitemapError{Sitemap: rd.doc, Rule: ruleOf(err), Err: err}
 			rd.batch = append(rd.batch, smItem{err: err, line: int32(line), final: final})
 		}
-		if len(rd.batch) == 0 || !send() {
+		if len(rd.batch) > 0 {
+			send()
+		} else {
 			s.recycleBatch(rd.batch)
 		}
 		return
@@ -464,51 +468,39 @@ func clone[S ~[]E, E any](s S) S {
 }
 
 // recv returns the next batch of records and their document, or the reason
-// the stream stopped.
+// the stream stopped. Stopped by ctx, it returns what was read before
+// (the walk and the readers end at once, closing their channels), then
+// ctx's error: an interrupted command prints what it had read.
 func (s *Sitemaps) recv() ([]smItem, string, error) {
 	for {
-		if s.wctx.Err() != nil { // before a batch that may be ready too
-			return nil, "", context.Cause(s.wctx)
-		}
 		if s.cur == nil {
-			select {
-			case sd, ok := <-s.docs:
-				if !ok {
-					return nil, "", io.EOF
+			sd, ok := <-s.docs
+			if !ok {
+				if s.wctx.Err() != nil {
+					return nil, "", context.Cause(s.wctx)
 				}
-				s.cur = sd
-				s.mu.Lock()
-				s.curSeq = sd.seq
-				s.ahead.Broadcast()
-				s.mu.Unlock()
-			case <-s.wctx.Done():
-				return nil, "", context.Cause(s.wctx)
+				return nil, "", io.EOF
 			}
+			s.cur = sd
+			s.mu.Lock()
+			s.curSeq = sd.seq
+			s.ahead.Broadcast()
+			s.mu.Unlock()
 		}
-		select {
-		case b, ok := <-s.cur.batches:
-			if ok {
-				s.mu.Lock()
-				s.cur.unread--
-				s.ahead.Broadcast() // sd's reader may wait on another's turn
-				s.mu.Unlock()
-				return b, s.cur.doc, nil
-			}
-			s.cur = nil
-		case <-s.wctx.Done():
-			return nil, "", context.Cause(s.wctx)
+		b, ok := <-s.cur.batches
+		if ok {
+			s.mu.Lock()
+			s.cur.unread--
+			s.ahead.Broadcast() // sd's reader may wait on another's turn
+			s.mu.Unlock()
+			return b, s.cur.doc, nil
 		}
+		s.cur = nil
 	}
 }
 
 // Read returns the next entry, with the contract of Source.Read.
 func (s *Sitemaps) Read() (sitemap.URL, error) {
-	if s.end == nil {
-		if err := s.ctx.Err(); err != nil {
-			s.pending, s.next = nil, 0
-			s.finish(err)
-		}
-	}
 	for {
 		if s.next < len(s.pending) {
 			// Not cleared: the batch is recycled, and overwritten, next.

@@ -376,9 +376,11 @@ func TestReadStartsOnce(t *testing.T) {
 	}
 }
 
-// TestReadInterrupted: an interrupted read prints the entries it had
-// received (it dropped up to 256 KiB of them) and exits 130; its CSV spool has no name in TMPDIR even while it runs,
-// so that a run killed, or ended by a closed pipe, leaves nothing.
+// TestReadInterrupted: an interrupted read prints every entry it had read
+// and exits 130 (it dropped those still in the reader's batches, up to 512
+// for a sitemap that trickles); its CSV spool has no name in TMPDIR even
+// while it runs, so that a run killed, or ended by a closed pipe, leaves
+// nothing.
 func TestReadInterrupted(t *testing.T) {
 	s := sitetest.New(t)
 	s.Trickle("/slow.xml", 3000, 20*time.Millisecond)
@@ -397,10 +399,9 @@ func TestReadInterrupted(t *testing.T) {
 		}
 		cancel()
 		code := <-done
-		// The first 3,000 came at once; those still on their way through
-		// the reader's batches when it stopped are not printed.
-		if n := strings.Count(out.String(), "\n"); code != exitInterrupted || n < 2000 || !strings.HasSuffix(out.String(), "/slow.xml\n") && format == "csv" {
-			t.Errorf("%s: exit %d, %d lines printed, want 130 and most of the 3,000 URLs read\n%s", format, code, n, errOut.String())
+		// The first 3,000 came at once, and a few more after them.
+		if n := strings.Count(out.String(), "\n"); code != exitInterrupted || n < 3000 || !strings.HasSuffix(out.String(), "/slow.xml\n") && format == "csv" {
+			t.Errorf("%s: exit %d, %d lines printed, want 130 and at least the 3,000 URLs read at once\n%s", format, code, n, errOut.String())
 		}
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
