@@ -217,6 +217,17 @@ type childLoc struct {
 
 func (d *Document) add(e *Error) { d.Problems = append(d.Problems, e) }
 
+// MissingFrom returns where a finding p about d is fixed when d could not
+// be read: Parent and the line of it that names d, which d is missing
+// from. It returns "" and 0 for a document read, a start or a Listing, a
+// line unknown, and a finding about one of d's own lines (p.Line).
+func (d *Document) MissingFrom(p *Error) (parent string, line int) {
+	if d.Body != nil || d.Listing || d.Parent == "" || d.ParentLine == 0 || p.Line > 0 {
+		return "", 0
+	}
+	return d.Parent, d.ParentLine
+}
+
 // key is d's mark in the walk: its absolute path, or its URL.
 func (d *Document) key() string {
 	if d.Local {

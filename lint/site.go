@@ -154,16 +154,12 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 // findings are reported there, which is where it is fixed, and where CI
 // annotations can show it.
 func reportWalk(c *Checker, d *discover.Document) {
-	file, line, prefix := d.Name, 0, ""
-	if d.Body == nil && !d.Listing && d.Parent != "" && d.ParentLine > 0 {
-		file, line, prefix = d.Parent, d.ParentLine, d.Name+": "
-	}
 	for _, p := range d.Problems {
 		if r := Lookup(p.Kind.String()); r != nil && p.Kind != discover.Damaged {
-			if p.Line > 0 {
-				c.reportf(r, d.Name, p.Line, 0, "%s", p.Error())
+			if parent, line := d.MissingFrom(p); parent != "" {
+				c.reportf(r, parent, line, 0, "%s: %s", d.Name, p.Error())
 			} else {
-				c.reportf(r, file, line, 0, "%s%s", prefix, p.Error())
+				c.reportf(r, d.Name, p.Line, 0, "%s", p.Error())
 			}
 		}
 	}

@@ -106,6 +106,12 @@ type SitemapError struct {
 	Rule string
 	// Err is the cause: a *sitemap.SyntaxError for a damaged document.
 	Err error
+	// Parent and ParentLine are, with KeepGoing, the index or robots.txt
+	// that lists a sitemap the walk could not read and the line that
+	// does: where it is fixed, and where `sitemapkit validate` reports
+	// it (discover.Document.MissingFrom). "" and 0 otherwise.
+	Parent     string
+	ParentLine int
 }
 
 // Error returns "sitemap: cause", or the cause alone when it names the
@@ -300,6 +306,7 @@ func findings(d *discover.Document) []smItem {
 	var out []smItem
 	for _, p := range d.Problems {
 		e := &SitemapError{Sitemap: d.Name, Rule: p.Kind.String(), Err: p}
+		e.Parent, e.ParentLine = d.MissingFrom(p)
 		if p.Kind == discover.Damaged {
 			e.Rule, e.Err = ruleOf(p.Err), p.Err
 		}

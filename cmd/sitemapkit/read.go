@@ -251,6 +251,8 @@ func sitemapDiagnostic(se *source.SitemapError) lint.Diagnostic {
 	switch {
 	case errors.As(se.Err, &syn):
 		d.Line, d.Col, d.Message = syn.Line, syn.Col, syn.Err.Error()
+	case se.Parent != "":
+		d.File, d.Line, d.Message = se.Parent, se.ParentLine, se.Sitemap+": "+d.Message
 	case errors.As(se.Err, &we):
 		d.Line = we.Line
 	}

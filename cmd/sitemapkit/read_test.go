@@ -376,6 +376,39 @@ func TestReadStartsOnce(t *testing.T) {
 	}
 }
 
+// TestReadFailuresWhereValidateSaysThem: a listed sitemap that cannot be
+// read (a child answering 404, one on another host, a Sitemap: line's 404)
+// is reported by read where validate reports it, on the line that lists
+// it and naming it, not on the missing document's own name.
+func TestReadFailuresWhereValidateSaysThem(t *testing.T) {
+	other := sitetest.New(t)
+	s := sitetest.New(t)
+	s.Page("/robots.txt", "Sitemap: {{.}}/index.xml\nSitemap: {{.}}/gone-too.xml\n")
+	s.Page("/index.xml", sitetest.Index("{{.}}/s.xml", "{{.}}/gone.xml", other.URL+"/x.xml"))
+	s.Page("/s.xml", xmlURLSet(entry("{{.}}/a")))
+	failures := func(out string) []string {
+		var fs []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "error[http-error]") || strings.Contains(l, "error[cross-host-sitemap]") {
+				fs = append(fs, l)
+			}
+		}
+		slices.Sort(fs)
+		return fs
+	}
+	_, vout, _ := sk(t, "validate", s.URL+"/")
+	code, _, errOut := sk(t, "read", s.URL+"/")
+	want := failures(vout)
+	if got := failures(errOut); code != 1 || len(want) != 3 || !slices.Equal(got, want) {
+		t.Errorf("read: exit %d, failures\n%s\nwant validate's\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, w := range want {
+		if !strings.HasPrefix(w, s.URL+"/index.xml:4: ") && !strings.HasPrefix(w, s.URL+"/index.xml:5: ") && !strings.HasPrefix(w, s.URL+"/robots.txt:2: ") {
+			t.Errorf("validate's finding %q is not on the line that lists the sitemap", w)
+		}
+	}
+}
+
 // TestReadInterrupted: an interrupted read prints every entry it had read
 // and exits 130 (it dropped those still in the reader's batches, up to 512
 // for a sitemap that trickles); its CSV spool has no name in TMPDIR even
