@@ -144,3 +144,19 @@ func TestCollectorConcurrent(t *testing.T) {
 		t.Errorf("summary %+v, %d listed", rep.Summary, len(rep.Diagnostics))
 	}
 }
+
+// TestDiagnosticStringEscapes: a finding's text is one line whatever its
+// file name and message hold: control characters, bidi controls and
+// invalid UTF-8 are escaped as Go escapes them, the rest kept as it is.
+func TestDiagnosticStringEscapes(t *testing.T) {
+	d := lint.Diagnostic{File: "f/inj\n::error::x.xml", Line: 3, Col: 6, Rule: "duplicate-url", Severity: lint.Warning,
+		Message: "URL listed twice: https://e.example/é\r\n::error file=pwn.go::INJECTED \x1b[31m\u202e\xff"}
+	want := `f/inj\n::error::x.xml:3:6: warning[duplicate-url]: URL listed twice: https://e.example/é\r\n::error file=pwn.go::INJECTED \x1b[31m\u202e\xff`
+	if got := d.String(); got != want {
+		t.Errorf("String() = %q\nwant       %q", got, want)
+	}
+	plain := lint.Diagnostic{File: "s.xml", Line: 1, Rule: "invalid-url", Severity: lint.Error, Message: "loc: café"}
+	if got := plain.String(); got != "s.xml:1: error[invalid-url]: loc: café" {
+		t.Errorf("String() = %q", got)
+	}
+}

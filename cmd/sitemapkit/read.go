@@ -196,8 +196,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		}
 		switch o.format {
 		case "text":
-			buf = append(buf, u.Loc...)
-			buf = append(buf, '\n')
+			buf = append(appendTextLoc(buf, u.Loc), '\n')
 		case "csv":
 			var err error
 			if buf, err = csvInfo.spool(buf, &u, doc); err != nil {
@@ -561,6 +560,47 @@ func appendCSVField(b []byte, f string) []byte {
 	}
 	b = append(b, f...)
 	return append(b, '"')
+}
+
+// appendTextLoc appends loc for a text listing, one URL a line: a control
+// character (a newline written &#10; in the sitemap, an escape sequence)
+// is percent-encoded, as a URL parser encodes it, so that a hostile
+// sitemap cannot add lines of its own to the listing, nor drive the
+// terminal. Such a loc is no valid URL; validate reports it.
+func appendTextLoc(b []byte, loc string) []byte {
+	i := 0
+	for ; i+8 <= len(loc); i += 8 {
+		if hasControl8(binary.LittleEndian.Uint64([]byte(loc[i : i+8]))) {
+			break
+		}
+	}
+	for ; i < len(loc); i++ {
+		if c := loc[i]; c < 0x20 || c == 0x7f {
+			break
+		}
+	}
+	if i == len(loc) {
+		return append(b, loc...)
+	}
+	for j := 0; j < len(loc); j++ {
+		if c := loc[j]; c < 0x20 || c == 0x7f {
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// hasControl8 reports whether one of the eight bytes of x is below 0x20
+// or is 0x7f (DEL): x-0x20 borrows into the high bit of a byte below 0x20
+// that had it clear ("Bit Twiddling Hacks", hasless, exact as to whether
+// there is one).
+func hasControl8(x uint64) bool {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	return (x-ones*0x20)&^x&high|zeroByte(x^(ones*0x7f)) != 0
 }
 
 // comma is what separates two fields.

@@ -477,3 +477,57 @@ func BenchmarkCSVRow(b *testing.B) {
 	b.SetBytes(int64(len(buf)))
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestReadTextControlCharacters: a loc holding a line end (written &#10;
+// or as it is) or an escape sequence is one line of the text listing,
+// its control characters percent-encoded: a hostile sitemap adds no
+// entry of its own, nor drives the terminal. validate reports both, its
+// text escaped the same way.
+func TestReadTextControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "s.xml", xmlURLSet(
+		`<url><loc>https://www.example.com/a&#10;https://evil.example/injected</loc></url>`,
+		"<url><loc>https://www.example.com/b\r\nhttps://evil.example/injected2</loc></url>",
+		"<url><loc>https://www.example.com/c\x1b[2J\x7f</loc></url>",
+		entry(vbase+"plain")))
+	_, out, _ := sk(t, "read", "--format", "text", p)
+	want := "https://www.example.com/a%0Ahttps://evil.example/injected\n" +
+		"https://www.example.com/b%0D%0Ahttps://evil.example/injected2\n" +
+		"https://www.example.com/c%1B[2J%7F\n" +
+		vbase + "plain\n"
+	if out != want {
+		t.Errorf("text listing\n%q\nwant\n%q", out, want)
+	}
+	code, out, _ := sk(t, "validate", p)
+	if code != exitInputErrors {
+		t.Errorf("validate: exit %d, want %d", code, exitInputErrors)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.Contains(line, "evil.example") && !strings.HasPrefix(line, p+":") || strings.ContainsAny(line, "\x1b\r\x7f") {
+			t.Errorf("validate's line is the sitemap's own, or holds a control character: %q", line)
+		}
+	}
+	if !strings.Contains(out, `https://www.example.com/a\nhttps://evil.example/injected`) {
+		t.Errorf("validate does not show the line end escaped:\n%s", out)
+	}
+}
+
+// TestAppendTextLoc: every control byte, at every place of a loc (the
+// test eight bytes at a time, and the rest), is percent-encoded, and
+// nothing else is.
+func TestAppendTextLoc(t *testing.T) {
+	for _, c := range []byte{0, '\t', '\n', '\r', 0x1b, 0x1f, 0x7f, ' ', '~', 0x80, 0xff} {
+		for n := 1; n <= 20; n++ {
+			for at := 0; at < n; at++ {
+				loc := strings.Repeat("a", at) + string([]byte{c}) + strings.Repeat("b", n-at-1)
+				want := loc
+				if c < 0x20 || c == 0x7f {
+					want = strings.Repeat("a", at) + fmt.Sprintf("%%%02X", c) + strings.Repeat("b", n-at-1)
+				}
+				if got := string(appendTextLoc(nil, loc)); got != want {
+					t.Fatalf("appendTextLoc(%q) = %q, want %q", loc, got, want)
+				}
+			}
+		}
+	}
+}
