@@ -109,11 +109,13 @@ func (l *lineReader) read() {
 		l.r = 0
 	}
 	if l.w == len(l.buf) {
+		// At most a line of MaxLineBytes and its "\n": doubling past it
+		// took a line of up to twice that.
 		if len(l.buf) > MaxLineBytes {
 			l.err = ErrLineTooLong
 			return
 		}
-		nb := make([]byte, 2*len(l.buf))
+		nb := make([]byte, min(2*len(l.buf), MaxLineBytes+1))
 		l.w = copy(nb, l.buf[l.r:l.w])
 		l.r = 0
 		l.buf = nb

@@ -273,6 +273,36 @@ func TestLongLines(t *testing.T) {
 	}
 }
 
+// TestLineCap: a line of MaxLineBytes is read, one a byte longer is
+// ErrLineTooLong, ended by "\n" or by the input, and wherever the reads cut
+// it: the cap is the documented one, not twice it (the read buffer grew
+// by doubling past it).
+func TestLineCap(t *testing.T) {
+	prefix := "https://www.example.com/"
+	for _, tc := range []struct {
+		n    int
+		tail string
+		ok   bool
+	}{
+		{source.MaxLineBytes, "\n", true},
+		{source.MaxLineBytes, "", true},
+		{source.MaxLineBytes + 1, "\n", false},
+		{source.MaxLineBytes + 1, "", false},
+		{source.MaxLineBytes + 3<<20, "\n", false},
+	} {
+		line := prefix + strings.Repeat("a", tc.n-len(prefix))
+		in := "https://www.example.com/1\n" + line // the input's last line, or the next one's
+		if tc.tail != "" {
+			in += tc.tail + "https://www.example.com/2\n"
+		}
+		s := source.New(iotest.HalfReader(strings.NewReader(in)), "l.txt", source.FormatText)
+		g := readAll(t, s)
+		if got := errors.Is(s.Err(), source.ErrLineTooLong); got == tc.ok || tc.ok && (len(g.urls) < 2 || len(g.urls[1].Loc) != tc.n) {
+			t.Errorf("a line of %d bytes%q: %d URLs, Err() = %v; want it read: %v", tc.n, tc.tail, len(g.urls), s.Err(), tc.ok)
+		}
+	}
+}
+
 // zeros is an endless line.
 type zeros struct{}
 
