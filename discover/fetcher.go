@@ -38,9 +38,25 @@ type robotsEntry struct {
 	why       string // why everything is disallowed, when it is
 	err       error
 	// ignored and ignoredLines measure what followed the first
-	// robots.MaxBytes of a truncated robots.txt.
+	// robots.MaxBytes of a truncated robots.txt; ignoredMore says there
+	// was more than robotsCountMax of it, not counted.
 	ignored      int64
 	ignoredLines int
+	ignoredMore  bool
+}
+
+// robotsCountMax bounds how much of a robots.txt past its cap is read to
+// be counted: /dev/zero, or a server that never ends, has no size.
+const robotsCountMax = 16 << 20
+
+// countIgnored measures, for the Truncated finding, what follows the
+// first robots.MaxBytes of a robots.txt: the rest of data (read to a byte
+// past them), then what rest holds, up to robotsCountMax.
+func (e *robotsEntry) countIgnored(data []byte, rest io.Reader) {
+	var c lineCounter
+	io.Copy(&c, io.LimitReader(rest, robotsCountMax+1))
+	e.ignored, e.ignoredLines = int64(len(data)-robots.MaxBytes)+min(c.bytes, robotsCountMax), c.lines
+	e.ignoredMore = c.bytes > robotsCountMax
 }
 
 // NewFetcher returns a Fetcher with o's settings (o.WithDefaults()).
@@ -95,7 +111,10 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 			e.r = robots.AllowAll()
 		default:
 			data, err := io.ReadAll(io.LimitReader(resp.Body, robots.MaxBytes+1))
-			if err != nil && len(data) == 0 {
+			if err != nil {
+				// Cut off (a timeout, a reset, a body shorter than its
+				// Content-Length): what came is not the file, and a
+				// Disallow may be in what did not.
 				e.cancelled = ctx.Err() != nil
 				e.r, e.err = robots.DisallowAll(), err
 				e.why = fmt.Sprintf("robots.txt could not be read (%v): crawlers assume everything is disallowed", err)
@@ -106,9 +125,7 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 			if e.r.Truncated {
 				// What is past the cap is not read, but counted, for
 				// the finding (the body is capped at MaxBytes).
-				var c lineCounter
-				io.Copy(&c, resp.Body)
-				e.ignored, e.ignoredLines = int64(len(data)-robots.MaxBytes)+c.bytes, c.lines
+				e.countIgnored(data, resp.Body)
 			}
 		}
 	})
@@ -137,9 +154,7 @@ func (f *Fetcher) robotsFile(e *robotsEntry) {
 		if data, err = io.ReadAll(io.LimitReader(file, robots.MaxBytes+1)); err == nil {
 			e.r = robots.Parse(data, nil)
 			if e.r.Truncated {
-				var c lineCounter
-				io.Copy(&c, file)
-				e.ignored, e.ignoredLines = int64(len(data)-robots.MaxBytes)+c.bytes, c.lines
+				e.countIgnored(data, file)
 			}
 			return
 		}
@@ -173,7 +188,11 @@ func (f *Fetcher) Allowed(ctx context.Context, rawURL, agent string) (ok bool, w
 
 // truncated is the finding of a robots.txt past robots.MaxBytes.
 func (e *robotsEntry) truncated() *Error {
-	return problem(Truncated, nil, "robots.txt is %d bytes (%d lines) past the %d KiB that RFC 9309 asks crawlers to read: Google ignores them, with any Sitemap: lines in them", e.ignored, e.ignoredLines, robotsMaxKiB)
+	size := fmt.Sprintf("%d bytes (%d lines)", e.ignored, e.ignoredLines)
+	if e.ignoredMore {
+		size = fmt.Sprintf("more than %d bytes (%d lines in them)", e.ignored, e.ignoredLines)
+	}
+	return problem(Truncated, nil, "robots.txt is %s past the %d KiB that RFC 9309 asks crawlers to read: Google ignores them, with any Sitemap: lines in them", size, robotsMaxKiB)
 }
 
 // CrawlDelay returns the Crawl-delay the robots.txt of rawURL's host asks

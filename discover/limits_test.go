@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -202,5 +203,49 @@ func TestRedirectToRefusedCrossHost(t *testing.T) {
 				t.Errorf("from %q (concurrency %d): findings %v, read %q; want %v, and %s read", tc.starts, conc, got, read, tc.want, tc.read)
 			}
 		}
+	}
+}
+
+// TestRobotsCutOff: a robots.txt whose body ends before its
+// Content-Length is not the file: everything is disallowed, as for one
+// that cannot be reached, and said so; what came of it (an Allow) is not
+// taken for the whole.
+func TestRobotsCutOff(t *testing.T) {
+	site := sitetest.New(t)
+	site.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "2000")
+		io.WriteString(w, "User-agent: *\nAllow: /\n")
+	})
+	site.Page("/s.xml", sitetest.URLSet("{{.}}/a"))
+	f := discover.NewFetcher(discover.Options{})
+	ok, why := f.Allowed(t.Context(), site.URL+"/s.xml", "sitemapkit")
+	if ok || !strings.Contains(why, "robots.txt could not be read") {
+		t.Errorf("Allowed = %v, %q; want false, robots.txt could not be read", ok, why)
+	}
+}
+
+// TestRobotsFileEndless: a --robots file without end (/dev/zero) is read
+// to its cap and what follows counted up to a bound: the walk ends, and
+// says there was more.
+func TestRobotsFileEndless(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	p := filepath.Join(t.TempDir(), "s.xml")
+	if err := os.WriteFile(p, []byte(sitetest.URLSet("https://www.example.com/a")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []string)
+	go func() {
+		_, found := walk(t, []string{p}, discover.Options{Robots: "/dev/zero"}, discover.Truncated)
+		done <- found
+	}()
+	select {
+	case found := <-done:
+		if len(found) != 1 || !strings.Contains(found[0], "more than") {
+			t.Errorf("findings %q, want one saying there was more than it counted", found)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the walk did not end: the robots.txt file is counted without bound")
 	}
 }
