@@ -135,6 +135,12 @@ var rdCases = []rdCase{
 		format:  sitemap.FormatText,
 	},
 	{
+		name:   "text, lines ending in CR alone",
+		in:     "http://www.example.com/a\rhttp://www.example.com/b\r\rhttp://www.example.com/c\r\nhttp://www.example.com/d\r",
+		locs:   []string{"http://www.example.com/a", "http://www.example.com/b", "http://www.example.com/c", "http://www.example.com/d"},
+		format: sitemap.FormatText,
+	},
+	{
 		name:   "text, first line not a URL",
 		in:     "\n\nhello world\nhttp://www.example.com/\n",
 		err:    sitemap.ErrUnsupportedFormat,

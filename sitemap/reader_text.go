@@ -15,6 +15,16 @@ func (r *Reader) readText() (*URL, error) {
 	for {
 		i := bytes.IndexByte(s.buf[s.r:s.w], '\n')
 		next := s.r + i + 1
+		// A CR alone ends a line too (files of classic Mac OS): the URLs
+		// of such a file would otherwise run into one. A CR last of what
+		// is read may be a CR LF's: more is read first.
+		lim := s.buf[s.r:s.w]
+		if i >= 0 {
+			lim = lim[:i]
+		}
+		if j := bytes.IndexByte(lim, '\r'); j >= 0 && j+1 < len(lim) {
+			i, next = j, s.r+j+1
+		}
 		if i < 0 {
 			if s.more() {
 				continue

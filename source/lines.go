@@ -33,6 +33,7 @@ type lineReader struct {
 	wpos    int
 	line    int // lines returned so far
 	started bool
+	crOnly  bool                // lines end in a lone "\r" (see start)
 	dec     func(string) string // converts a line to UTF-8; nil: it is UTF-8
 }
 
@@ -67,6 +68,22 @@ func (l *lineReader) start() {
 	if bytes.HasPrefix(l.buf[l.r:l.w], []byte("\uFEFF")) {
 		l.r += 3
 		l.dec = nil // the mark says UTF-8, whatever the input was said to be
+	}
+	// Lines that end in CR alone (classic Mac OS, some exports) would be
+	// one line, whose URLs ran into each other: a first window with a CR
+	// and no LF makes every CR a line end.
+	l.readAtLeast(windowSize)
+	if head := l.buf[l.r:l.w]; bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+		l.crOnly = true
+		crToLF(head)
+	}
+}
+
+// crToLF turns each "\r" of b into "\n".
+func crToLF(b []byte) {
+	for i := bytes.IndexByte(b, '\r'); i >= 0; i = bytes.IndexByte(b, '\r') {
+		b[i] = '\n'
+		b = b[i+1:]
 	}
 }
 
@@ -119,6 +136,10 @@ func (l *lineReader) read() {
 		l.w = copy(nb, l.buf[l.r:l.w])
 		l.r = 0
 		l.buf = nb
+	}
+	w0 := l.w
+	if l.crOnly {
+		defer func() { crToLF(l.buf[w0:l.w]) }()
 	}
 	n, err := l.src.Read(l.buf[l.w:])
 	l.w += n

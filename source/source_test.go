@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -432,5 +433,37 @@ func TestEncodings(t *testing.T) {
 	}
 	if _, err := source.ParseEncoding("ebcdic"); err == nil {
 		t.Error("ParseEncoding(ebcdic): no error")
+	}
+}
+
+// TestCROnlyLines: an input whose lines end in CR alone is read line by
+// line, in every format, read slowly or not: its URLs no longer ran into
+// one ("https://e.com/a%0Dhttps://e.com/b"). CR LF and LF inputs are as
+// they were.
+func TestCROnlyLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		format   source.Format
+	}{
+		{"u.txt", "https://www.example.com/a\rhttps://www.example.com/b\r\rhttps://www.example.com/c", source.FormatText},
+		{"u.csv", "loc,lastmod\rhttps://www.example.com/a,2024-01-01\rhttps://www.example.com/b,\rhttps://www.example.com/c,2024-01-03\r", source.FormatCSV},
+		{"u.jsonl", `{"loc":"https://www.example.com/a"}` + "\r" + `{"loc":"https://www.example.com/b"}` + "\r" + `{"loc":"https://www.example.com/c"}`, source.FormatJSONL},
+		{"crlf.txt", "https://www.example.com/a\r\nhttps://www.example.com/b\r\n\r\nhttps://www.example.com/c\r\n", source.FormatText},
+	} {
+		for _, slow := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(tc.in)
+			if slow {
+				r = iotest.OneByteReader(r)
+			}
+			g := readAll(t, source.New(r, tc.name, tc.format))
+			var locs []string
+			for _, u := range g.urls {
+				locs = append(locs, u.Loc)
+			}
+			want := []string{"https://www.example.com/a", "https://www.example.com/b", "https://www.example.com/c"}
+			if !slices.Equal(locs, want) || len(g.errs) > 0 {
+				t.Errorf("%s (one byte a read: %v): %q, errors %v; want %q", tc.name, slow, locs, g.errs, want)
+			}
+		}
 	}
 }
