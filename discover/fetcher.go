@@ -339,19 +339,12 @@ func (w *walker) crossHostAllowed(it *item) bool {
 	return true
 }
 
-// otherHost returns the index's URL parsed when the child's URL is on
-// another scheme or host, for the cross-host rule; nil when it is on the
-// index's own (or either cannot be parsed).
-func otherHost(index, child string) *url.URL {
-	pu, err := url.Parse(index)
-	if err != nil || pu.Host == "" {
-		return nil
-	}
+// otherHost reports whether the child's URL is on another scheme or host
+// than the index's, for the cross-host rule (false when it cannot be
+// parsed).
+func otherHost(index *url.URL, child string) bool {
 	cu, err := url.Parse(child)
-	if err != nil || strings.EqualFold(pu.Host, cu.Host) && pu.Scheme == cu.Scheme {
-		return nil
-	}
-	return pu
+	return err == nil && !(strings.EqualFold(index.Host, cu.Host) && index.Scheme == cu.Scheme)
 }
 
 // crossHostOK decides whether child, a sitemap on another host than the

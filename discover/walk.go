@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -45,14 +47,11 @@ func (f *Fetcher) Walk(ctx context.Context, starts []string) iter.Seq[*Document]
 		if d := w.robotsFile(); d != nil && !yield(d) {
 			return
 		}
-		var items []*item
+		var src startList
 		for _, st := range starts {
-			for _, it := range w.startItems(st) {
-				it.start = true
-				items = append(items, it)
-			}
+			src = append(src, w.startItems(st)...)
 		}
-		w.list(items, yield)
+		w.list(&src, yield)
 		w.workers.Wait()
 	}
 }
@@ -72,10 +71,12 @@ type walker struct {
 	stopped atomic.Bool // the consumer broke the loop
 
 	mu sync.Mutex
-	// seen marks the documents the walk reads, by absolute path or URL.
-	// One marked by an index on another host than its own holds that
-	// index's URL: the cross-host rule may refuse it there (see take).
-	seen   map[string]*url.URL
+	// seen marks the documents the walk reads, by the hash of their
+	// absolute path or URL (mark): the one thing kept of each document
+	// the walk ends up reading, which can be 100,000 (MaxDocuments). One
+	// marked by an index on another host than its own holds that index's
+	// URL: the cross-host rule may refuse it there (see take).
+	seen   map[uint64]*url.URL
 	bodies int  // bodies opened and not closed, which ctx streams
 	ended  bool // the walk is over: ctx goes with the last body
 }
@@ -149,21 +150,22 @@ func newWalker(ctx context.Context, f *Fetcher) *walker {
 		cancel: cancel,
 		f:      f,
 		sem:    make(chan struct{}, o.Concurrency),
-		seen:   map[string]*url.URL{},
+		seen:   map[uint64]*url.URL{},
 	}
 }
 
 // An item is a node of the walk: a document, a robots.txt or a folder.
+// It lives from its turn to be fetched to its turn to be yielded, and is
+// then dropped, the Document the consumer's (see itemSource).
 type item struct {
-	doc      *Document
-	robots   bool       // a robots.txt to fetch
-	children []*item    // found by the item's run
-	locs     []childLoc // an index's <loc>s
-	done     chan struct{}
-	started  bool // a worker runs it; set by the scheduler
+	doc    *Document
+	robots bool       // a robots.txt to fetch
+	lines  []child    // a robots.txt's Sitemap: lines, found by its run
+	locs   []childLoc // an index's <loc>s
+	done   chan struct{}
 
-	parent *item // the index that listed it; nil for a start
-	start  bool  // a start, or a file of a folder given: listed by nobody
+	parent *ancestor // the index that listed it; nil for a start
+	start  bool      // a start, or a file of a folder given: listed by nobody
 	// judgeOnly: a child read already, on another host: its run only
 	// applies the cross-host rule to this listing, and silent says it
 	// passed, so that the document is not yielded twice.
@@ -174,20 +176,93 @@ type item struct {
 
 func newItem(d *Document) *item { return &item{doc: d, done: make(chan struct{})} }
 
-// loopTo returns the chain of indexes from the ancestor of it whose key
-// is key down to it and back ("a.xml → b.xml → a.xml"), or "" when key is
+// An ancestor is an index whose children the walk is in: what the loop
+// guard needs of it, not its Document, which holds the index's whole body
+// until the consumer drops it.
+type ancestor struct {
+	name string // the base name of its Document's
+	key  string // its Document's key
+	// final is the URL its redirects ended at, as redirectedTo.
+	final string
+	up    *ancestor
+}
+
+// loopTo returns the chain of indexes from the ancestor of a whose key
+// is key down to a and back ("a.xml → b.xml → a.xml"), or "" when key is
 // no ancestor's: a document listed twice is no loop.
-func (it *item) loopTo(key string) string {
+func (a *ancestor) loopTo(key string) string {
 	names := []string{}
-	for a := it; a != nil; a = a.parent {
-		names = append(names, filepath.Base(a.doc.Name))
+	for ; a != nil; a = a.up {
+		names = append(names, a.name)
 		// An index reached through redirects is its final URL too.
-		if a.doc.key() == key || a.doc.redirectedTo() == key {
+		if a.key == key || a.final == key {
 			slices.Reverse(names)
 			return strings.Join(append(names, names[0]), " → ")
 		}
 	}
 	return ""
+}
+
+// An itemSource makes the items of a listing one at a time, as the walk
+// reaches them: made at once, with their Documents, the items of an index
+// of 30,000 children were all held, bodies closed or not, until the last
+// was read.
+type itemSource interface {
+	// next returns the next item; nil after the last. It is called on
+	// one goroutine, the scheduler's.
+	next() *item
+}
+
+// itemList is a source of items made already: a start's.
+type itemList []*item
+
+func (l *itemList) next() *item {
+	if len(*l) == 0 {
+		return nil
+	}
+	it := (*l)[0]
+	(*l)[0], *l = nil, (*l)[1:]
+	return it
+}
+
+// startList is the starts' sources in turn: each item it makes is a start.
+type startList []itemSource
+
+func (l *startList) next() *item {
+	for len(*l) > 0 {
+		if it := (*l)[0].next(); it != nil {
+			it.start = true
+			return it
+		}
+		(*l)[0], *l = nil, (*l)[1:]
+	}
+	return nil
+}
+
+// A child is a document a listing names, as kept until the walk reaches
+// it: a few words, where its item and Document are hundreds of bytes.
+type child struct {
+	name string // its Document's Name
+	url  string // its Document's URL
+	line int32  // its Document's ParentLine
+	// local: a file beside its local index; cross: on another host than
+	// its index, whose robots.txt must vouch for it; judgeOnly: see item.
+	local, cross, judgeOnly bool
+}
+
+// childList makes the items of a listing's children with make.
+type childList struct {
+	kids []child
+	make func(child) *item
+}
+
+func (l *childList) next() *item {
+	if len(l.kids) == 0 {
+		return nil
+	}
+	c := l.kids[0]
+	l.kids[0], l.kids = child{}, l.kids[1:] // its strings go with its item
+	return l.make(c)
 }
 
 // ready returns an item that needs no run.
@@ -229,12 +304,20 @@ func (d *Document) MissingFrom(p *Error) (parent string, line int) {
 }
 
 // key is d's mark in the walk: its absolute path, or its URL.
-func (d *Document) key() string {
-	if d.Local {
-		return mustAbs(d.Name)
+func (d *Document) key() string { return keyOf(d.Name, d.Local) }
+
+// keyOf is the key of a Document of that Name and Local.
+func keyOf(name string, local bool) string {
+	if local {
+		return mustAbs(name)
 	}
-	return d.Name
+	return name
 }
+
+// mark is what seen keeps of a key: its hash. Two keys of the walk's
+// 100,000 at most share one with a chance of about 1 in 4·10⁹, which
+// would make a document a repeat of another.
+func mark(key string) uint64 { return xxhash.Sum64String(key) }
 
 // redirectedTo is the URL the redirects followed to fetch d ended at; ""
 // when there were none.
@@ -246,7 +329,8 @@ func (d *Document) redirectedTo() string {
 }
 
 // startItems classifies one start.
-func (w *walker) startItems(start string) []*item {
+func (w *walker) startItems(start string) []itemSource {
+	one := func(it *item) []itemSource { return []itemSource{&itemList{it}} }
 	if u, err := url.Parse(start); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		if u.Path == "" || u.Path == "/" {
 			u.Path, u.RawQuery, u.Fragment = "/robots.txt", "", ""
@@ -254,18 +338,18 @@ func (w *walker) startItems(start string) []*item {
 		if u.Path == "/robots.txt" {
 			it := newItem(&Document{Name: u.String(), URL: u.String(), Listing: true})
 			it.robots = true
-			return []*item{it}
+			return one(it)
 		}
-		return []*item{newItem(&Document{Name: start, URL: start})}
+		return one(newItem(&Document{Name: start, URL: start}))
 	}
 	fi, err := os.Stat(start)
 	if err != nil {
 		d := &Document{Name: start, Local: true}
 		d.add(problem(FetchFailed, err, "cannot read: %v", unwrapPathErr(err)))
-		return []*item{ready(d)}
+		return one(ready(d))
 	}
 	if !fi.IsDir() {
-		return []*item{newItem(&Document{Name: start, URL: w.publicURL(filepath.Base(start)), Local: true})}
+		return one(newItem(&Document{Name: start, URL: w.publicURL(filepath.Base(start)), Local: true}))
 	}
 	return w.folderItems(start)
 }
@@ -299,8 +383,9 @@ func (w *walker) publicURL(rel string) string {
 // folderItems lists the sitemaps in a folder (recursively, hidden folders
 // skipped), detected by content: indexes first, then the files that no
 // index there lists (those are read as the index's children). The folder
-// itself comes first, as a Listing.
-func (w *walker) folderItems(dir string) []*item {
+// itself comes first, as a Listing; its files' items are made as the walk
+// reaches them.
+func (w *walker) folderItems(dir string) []itemSource {
 	var indexes, others []string
 	children := map[string][]childLoc{}
 	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
@@ -368,28 +453,27 @@ func (w *walker) folderItems(dir string) []*item {
 		}
 	}
 	folder := &Document{Name: dir, Local: true, Listing: true}
-	items := []*item{ready(folder)}
-	add := func(p string) {
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			rel = filepath.Base(p)
-		}
-		items = append(items, newItem(&Document{Name: p, URL: w.publicURL(rel), Local: true}))
-	}
+	var files []child
 	for _, p := range indexes {
 		if !listed[p] { // a nested index is read as its parent's child
-			add(p)
+			files = append(files, child{name: p})
 		}
 	}
 	for _, p := range others {
 		if !listed[p] {
-			add(p)
+			files = append(files, child{name: p})
 		}
 	}
-	if len(items) == 1 {
+	if len(files) == 0 {
 		folder.add(problem(FetchFailed, nil, "no sitemap files in this folder"))
 	}
-	return items
+	return []itemSource{&itemList{ready(folder)}, &childList{kids: files, make: func(c child) *item {
+		rel, err := filepath.Rel(dir, c.name)
+		if err != nil {
+			rel = filepath.Base(c.name)
+		}
+		return newItem(&Document{Name: c.name, URL: w.publicURL(rel), Local: true})
+	}}}
 }
 
 // readHead detects r's format and, for an index, reads its <loc>s: the
@@ -429,58 +513,61 @@ func besideFile(indexPath, childLoc string) (string, bool) {
 	return "", false
 }
 
-// list runs items with a window of Concurrency items ahead of the one
-// being yielded, and recurses into each item's children in order. It
-// returns false when the walk stops early.
-func (w *walker) list(items []*item, yield func(*Document) bool) bool {
+// list runs src's items with a window of Concurrency items ahead of the
+// one being yielded, and recurses into each item's children in order. It
+// returns false when the walk stops early. An item is made when its turn
+// to run comes and dropped once yielded: what the walk holds of a listing
+// is its window, whatever its length.
+func (w *walker) list(src itemSource, yield func(*Document) bool) bool {
 	window := cap(w.sem)
-	yielded := make([]chan struct{}, len(items))
-	for i := range yielded {
-		yielded[i] = make(chan struct{})
-	}
+	// ahead holds a token for each item made and not yet yielded (or
+	// skipped): the window. queue passes the items made to the consumer,
+	// in order, with room for the window: sending never waits.
+	ahead := make(chan struct{}, window)
+	queue := make(chan *item, window)
 	stop := make(chan struct{})
-	scheduled := make(chan struct{})
 	w.workers.Add(1)
 	go func() {
 		defer w.workers.Done()
-		defer close(scheduled)
-		for i, it := range items {
-			if i >= window {
-				select {
-				case <-yielded[i-window]:
-				case <-stop:
-					return
-				}
-			}
+		defer close(queue)
+		for {
 			select {
-			case <-it.done:
-				continue // nothing to run
-			default:
-			}
-			select {
-			case w.sem <- struct{}{}:
+			case ahead <- struct{}{}:
 			case <-stop:
 				return
 			}
-			it.started = true
-			w.workers.Add(1)
-			go func() {
-				defer w.workers.Done()
-				defer func() { <-w.sem; close(it.done) }()
-				w.run(it)
-			}()
+			it := src.next()
+			if it == nil {
+				return
+			}
+			select {
+			case <-it.done: // nothing to run
+			default:
+				select {
+				case w.sem <- struct{}{}:
+				case <-stop:
+					return
+				}
+				w.workers.Add(1)
+				go func() {
+					defer w.workers.Done()
+					defer func() { <-w.sem; close(it.done) }()
+					w.run(it)
+				}()
+			}
+			queue <- it
 		}
 	}()
-	giveUp := func(rest []*item) bool {
+	giveUp := func(cur *item) bool {
 		w.stopped.Store(true)
 		close(stop)
-		w.abandon(scheduled, rest)
+		w.abandon(queue, cur)
 		return false
 	}
-	for i, it := range items {
+	for it := range queue {
 		if w.read >= w.o.MaxDocuments {
 			w.limit(it, yield, fmt.Sprintf("%d documents read, the most one walk reads (--max-documents)", w.read))
-			return giveUp(items[i:])
+			return giveUp(it)
 		}
 		select {
 		case <-it.done:
@@ -490,10 +577,10 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 			if w.parent.Err() == nil {
 				w.limit(it, yield, fmt.Sprintf("the walk's time budget of %v is spent (--time-budget)", w.o.Budget))
 			}
-			return giveUp(items[i:])
+			return giveUp(it)
 		}
 		if it.silent {
-			close(yielded[i])
+			<-ahead
 			continue
 		}
 		w.settle(it)
@@ -502,14 +589,13 @@ func (w *walker) list(items []*item, yield func(*Document) bool) bool {
 			w.read++
 		}
 		if !yield(it.doc) {
-			return giveUp(items[i+1:])
+			return giveUp(nil)
 		}
-		close(yielded[i])
-		if !w.list(kids, yield) {
-			return giveUp(items[i+1:])
+		<-ahead
+		if kids != nil && !w.list(kids, yield) {
+			return giveUp(nil)
 		}
 	}
-	close(stop)
 	return true
 }
 
@@ -573,24 +659,29 @@ func (w *walker) limit(it *item, yield func(*Document) bool, why string) {
 	yield(&d)
 }
 
-// abandon closes the bodies of items that will not be yielded, once the
-// scheduler has stopped (scheduled is closed) and their runs are over.
-func (w *walker) abandon(scheduled chan struct{}, items []*item) {
+// abandon closes the bodies of items that will not be yielded, cur (if
+// not nil) and those the scheduler made, once their runs are over: every
+// item queued runs, or had nothing to run.
+func (w *walker) abandon(queue <-chan *item, cur *item) {
 	w.workers.Add(1)
 	go func() {
 		defer w.workers.Done()
-		<-scheduled
-		for _, it := range items {
-			if !it.started {
-				continue
-			}
-			<-it.done
-			if it.doc.Body != nil {
-				it.doc.Body.Close()
-				it.doc.Body = nil
-			}
+		if cur != nil {
+			discard(cur)
+		}
+		for it := range queue {
+			discard(it)
 		}
 	}()
+}
+
+// discard closes the item's body once its run is over.
+func discard(it *item) {
+	<-it.done
+	if it.doc.Body != nil {
+		it.doc.Body.Close()
+		it.doc.Body = nil
+	}
 }
 
 // run does one item's work in a worker. The scheduler that started it
@@ -699,20 +790,19 @@ func (w *walker) runRobots(it *item) {
 			p.Line = sm.Line
 			d.add(p)
 		}
-		c := &Document{Name: sm.URL, URL: sm.URL, Parent: d.Name, ParentLine: sm.Line}
+		c := child{name: sm.URL, url: sm.URL, line: int32(sm.Line)}
 		if cu, err := url.Parse(sm.URL); err == nil && cu.Host != ru.Host {
 			// Cross-submission: the robots.txt of the site vouches for a
 			// sitemap hosted elsewhere; its URLs must be the site's.
-			c.URL = site + path.Base(cu.Path)
+			c.url = site + path.Base(cu.Path)
 		}
-		it.children = append(it.children, newItem(c))
+		it.lines = append(it.lines, c)
 	}
-	if len(it.children) == 0 {
+	if len(it.lines) == 0 {
 		// No Sitemap: lines: try the conventional location, as crawlers do.
 		u := site + "sitemap.xml"
-		c := newItem(&Document{Name: u, URL: u, Parent: d.Name})
-		c.note = " (tried because " + d.Name + " has no Sitemap: lines)"
-		it.children = append(it.children, c)
+		it.lines = append(it.lines, child{name: u, url: u})
+		it.note = " (tried because " + d.Name + " has no Sitemap: lines)"
 	}
 }
 
@@ -740,7 +830,7 @@ func (w *walker) robotsFile() *Document {
 // only by a listing that the cross-host rule refuses, where it is not read.
 func (w *walker) readsAlready(key string) bool {
 	w.mu.Lock()
-	index, ok := w.seen[key]
+	index, ok := w.seen[mark(key)]
 	w.mu.Unlock()
 	if !ok || index == nil {
 		return ok
@@ -757,9 +847,10 @@ func (w *walker) readsAlready(key string) bool {
 // the cross-host verdict it may wait for is too.
 func (w *walker) take(key string, index *url.URL) bool {
 	w.mu.Lock()
-	_, marked := w.seen[key]
+	m := mark(key)
+	_, marked := w.seen[m]
 	if !marked {
-		w.seen[key] = index
+		w.seen[m] = index
 	}
 	w.mu.Unlock()
 	if !marked {
@@ -769,7 +860,7 @@ func (w *walker) take(key string, index *url.URL) bool {
 		return false
 	}
 	w.mu.Lock()
-	w.seen[key] = index
+	w.seen[m] = index
 	w.mu.Unlock()
 	return true
 }
@@ -778,54 +869,75 @@ func (w *walker) take(key string, index *url.URL) bool {
 func (w *walker) markSeen(key string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if _, ok := w.seen[key]; !ok {
-		w.seen[key] = nil
+	m := mark(key)
+	if _, ok := w.seen[m]; !ok {
+		w.seen[m] = nil
 	}
 }
 
-// childItems turns the children found by an item's run into items, on
-// the walk's goroutine so that the loop guard is deterministic: local
-// index children beside the index, depth limit, already-seen documents,
-// cross-host children. Its findings go to the item's document.
-func (w *walker) childItems(it *item) []*item {
+// childItems takes the children found by an item's run, on the walk's
+// goroutine so that the loop guard is deterministic: local index children
+// beside the index, depth limit, already-seen documents, cross-host
+// children. Its findings go to the item's document; the children it keeps
+// are made items as the walk reaches them. nil: none.
+func (w *walker) childItems(it *item) itemSource {
 	d := it.doc
 	if it.robots {
-		var out []*item
-		for _, c := range it.children {
-			if !w.take(c.doc.Name, nil) {
-				p := problem(Repeated, nil, "robots.txt lists %s again (or another start does); it is read once", c.doc.Name)
-				if c.doc.Name == d.Name {
-					p = problem(Relisted, nil, "robots.txt lists %s, itself, which was read already; not read as a sitemap", c.doc.Name)
+		lines := it.lines
+		it.lines = nil
+		kept := lines[:0]
+		for _, c := range lines {
+			if !w.take(c.name, nil) {
+				p := problem(Repeated, nil, "robots.txt lists %s again (or another start does); it is read once", c.name)
+				if c.name == d.Name {
+					p = problem(Relisted, nil, "robots.txt lists %s, itself, which was read already; not read as a sitemap", c.name)
 				}
-				p.Line = c.doc.ParentLine
+				p.Line = int(c.line)
 				d.add(p)
 				continue
 			}
-			out = append(out, c)
+			kept = append(kept, c)
 		}
-		return out
+		clear(lines[len(kept):])
+		if len(kept) == 0 {
+			return nil
+		}
+		parent, note := d.Name, it.note
+		return &childList{kids: kept, make: func(c child) *item {
+			ci := newItem(&Document{Name: c.name, URL: c.url, Parent: parent, ParentLine: int(c.line)})
+			ci.note = note
+			return ci
+		}}
 	}
-	if d.Listing {
-		return nil
-	}
-	if len(it.locs) == 0 {
+	locs := it.locs
+	it.locs = nil
+	if d.Listing || len(locs) == 0 {
 		return nil
 	}
 	if d.Depth+1 > w.o.MaxDepth {
-		d.add(problem(TooDeep, nil, "index %d levels below the start; its %d children are not read", d.Depth, len(it.locs)))
+		d.add(problem(TooDeep, nil, "index %d levels below the start; its %d children are not read", d.Depth, len(locs)))
 		return nil
 	}
-	var out []*item
+	// Children on another host need their robots.txt's word, even when a
+	// copy lies beside a local index; offline, nobody can ask.
+	var index *url.URL
+	if d.URL != "" && !w.o.Offline {
+		if u, err := url.Parse(d.URL); err == nil && u.Host != "" {
+			index = u
+		}
+	}
+	self := &ancestor{name: filepath.Base(d.Name), key: d.key(), final: d.redirectedTo(), up: it.parent}
+	kept := make([]child, 0, len(locs))
 	offline, firstOffline, offlineLine := 0, "", 0
-	for _, c := range it.locs {
+	for _, c := range locs {
 		loc := strings.TrimSpace(c.loc)
-		cd := &Document{Name: loc, Parent: d.Name, ParentLine: c.line, Depth: d.Depth + 1}
+		ch := child{name: loc, line: int32(c.line)}
 		if u, err := url.Parse(loc); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-			cd.URL = loc
+			ch.url = loc
 		}
 		if d.Local {
 			if p, ok := besideFile(d.Name, loc); ok {
-				cd.Name, cd.Local = p, true
+				ch.name, ch.local = p, true
 			} else if w.o.Offline {
 				// One finding for all of them: an index of 50,000 remote
 				// children read offline must not give 50,000 lines.
@@ -842,38 +954,43 @@ func (w *walker) childItems(it *item) []*item {
 			// would not follow it.
 			continue
 		}
-		key := cd.key()
-		ci := newItem(cd)
-		ci.parent = it
-		// Children on another host need their robots.txt's word, even
-		// when a copy lies beside a local index; offline, nobody can ask.
-		if d.URL != "" && cd.URL != "" && !w.o.Offline {
-			ci.crossFrom = otherHost(d.URL, cd.URL)
-		}
-		refusable := ci.crossFrom
-		if cd.Local {
-			refusable = nil // a file: no redirect reaches it, and local indexes share one host
+		key := keyOf(ch.name, ch.local)
+		ch.cross = index != nil && ch.url != "" && otherHost(index, ch.url)
+		var refusable *url.URL
+		if ch.cross && !ch.local { // a file: no redirect reaches it, and local indexes share one host
+			refusable = index
 		}
 		if !w.take(key, refusable) {
-			if key == d.key() || key == d.redirectedTo() {
+			if key == self.key || key == self.final {
 				d.add(lineProblem(c.line, Loop, "the index lists itself; not read again"))
-			} else if chain := it.loopTo(key); chain != "" {
+			} else if chain := self.loopTo(key); chain != "" {
 				d.add(lineProblem(c.line, Loop, "the index lists %s, an index above it (a loop: %s); not read again", loc, chain))
-			} else if ci.crossFrom != nil {
+			} else if ch.cross {
 				// Read already (through a redirect, or another list),
 				// but this index's listing of it is judged all the same:
 				// the verdict must not depend on the walk's order.
-				ci.judgeOnly = true
-				out = append(out, ci)
+				ch.judgeOnly = true
+				kept = append(kept, ch)
 			}
 			continue
 		}
-		out = append(out, ci)
+		kept = append(kept, ch)
 	}
 	if offline > 0 {
-		d.add(lineProblem(offlineLine, FetchFailed, "%d of its %d children are not in its folder and were not fetched (--offline), e.g. %s", offline, len(it.locs), firstOffline))
+		d.add(lineProblem(offlineLine, FetchFailed, "%d of its %d children are not in its folder and were not fetched (--offline), e.g. %s", offline, len(locs), firstOffline))
 	}
-	return out
+	if len(kept) == 0 {
+		return nil
+	}
+	parent, depth := d.Name, d.Depth+1
+	return &childList{kids: kept, make: func(c child) *item {
+		ci := newItem(&Document{Name: c.name, URL: c.url, Parent: parent, ParentLine: int(c.line), Depth: depth, Local: c.local})
+		ci.parent, ci.judgeOnly = self, c.judgeOnly
+		if c.cross {
+			ci.crossFrom = index
+		}
+		return ci
+	}}
 }
 
 func mustAbs(p string) string {
