@@ -45,12 +45,28 @@ const (
 
 // transport is the Client's default: http.DefaultTransport's settings,
 // with the header capped at MaxHeaderBytes. One for all clients, so that
-// connections are reused.
+// connections are reused. Of the connections idle, any number up to the
+// total (100) may be one host's: a site walk holds a few bodies of a host
+// open at once, a crawl as many as its concurrency, and net/http's two a
+// host closed the others as they came back, to dial them again for the
+// next documents.
 var transport = func() http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxResponseHeaderBytes = MaxHeaderBytes
+	t.MaxIdleConnsPerHost = t.MaxIdleConns
 	return t
 }()
+
+// A body left unread is read at its Close, up to drainBytes and for
+// drainWait at most, and a redirect's up to redirectDrainBytes (as
+// net/http's Client does), so that its connection serves the next
+// request: net/http closes the connection of a body closed before its
+// end. Past them, it is closed.
+const (
+	drainBytes         = 64 << 10
+	drainWait          = 50 * time.Millisecond
+	redirectDrainBytes = 2 << 10
+)
 
 // UserAgent returns sitemapkit's User-Agent for a version, e.g.
 // "sitemapkit/1.2.0 (+https://github.com/sitemapkit/sitemapkit)". Its
@@ -121,7 +137,8 @@ type Response struct {
 	Redirects  []Hop    // the redirects followed, in order
 	Encodings  []string // the Content-Encoding codings that were decoded, as sent
 	// Body is the decoded body, capped at the Client's MaxBytes. The caller
-	// must close it; closing ends the fetch's timeout.
+	// must close it; closing ends the fetch's timeout, after reading a
+	// little of what is left unread, if anything (see drainBytes).
 	Body io.ReadCloser
 }
 
@@ -181,7 +198,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 		Header:     resp.Header,
 		Redirects:  resp.hops,
 		Encodings:  encodings,
-		Body:       &fetchBody{r: body, closers: append(closers, resp.Body), cancel: cancel, ctx: ctx, t: t},
+		Body:       &fetchBody{r: body, network: network, closers: append(closers, resp.Body), cancel: cancel, ctx: ctx, t: t},
 	}, nil
 }
 
@@ -240,6 +257,7 @@ func (c *Client) get(ctx context.Context, rawURL string) (*hopResponse, *Error) 
 		if !isRedirect(resp.StatusCode) || loc == "" || c.KeepRedirects {
 			return &hopResponse{resp, hops}, nil
 		}
+		io.CopyN(io.Discard, resp.Body, redirectDrainBytes)
 		resp.Body.Close()
 		next, err := u.Parse(loc)
 		if err != nil {
@@ -448,6 +466,7 @@ func (t *fetchTimer) expired() bool { return t.fired.Load() }
 // names a timeout as one.
 type fetchBody struct {
 	r       io.Reader
+	network io.Reader   // what r decodes, read to its end at Close
 	closers []io.Closer // decoders first, the network body last
 	cancel  context.CancelFunc
 	ctx     context.Context
@@ -478,6 +497,12 @@ func (b *fetchBody) Read(p []byte) (int, error) {
 }
 
 func (b *fetchBody) Close() error {
+	if b.ctx.Err() == nil && !b.t.expired() {
+		// cancel ends the fetch, and the read, past drainWait.
+		t := time.AfterFunc(drainWait, b.cancel)
+		io.CopyN(io.Discard, b.network, drainBytes)
+		t.Stop()
+	}
 	var err error
 	for _, c := range b.closers {
 		err = c.Close()
