@@ -74,15 +74,21 @@ func (d *decoder) Read(p []byte) (int, error) {
 // returns the decompressed stream and the compression's name.
 func openDecoder(src io.Reader, limit int64) (*decoder, string, error) {
 	sr := &sourceReader{r: src}
-	br := bufio.NewReaderSize(sr, 32<<10)
+	// The magic bytes are peeked in a small buffer: a plain document is
+	// then read in the scanner's own reads, and only a decompressor,
+	// which reads its input a few bytes at a time, has a large one. A
+	// buffer of 32 KiB for every document was most of what a small one
+	// cost.
+	br := bufio.NewReaderSize(sr, 512)
 	d := &decoder{src: sr, limit: limit}
 	head, err := br.Peek(4)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, "", err
 	}
+	compressed := func() *bufio.Reader { return bufio.NewReaderSize(br, 32<<10) }
 	switch {
 	case bytes.HasPrefix(head, magicGzip):
-		z, err := gzip.NewReader(br)
+		z, err := gzip.NewReader(compressed())
 		if err != nil {
 			if sr.err != nil {
 				return nil, "gzip", sr.err
@@ -92,7 +98,7 @@ func openDecoder(src io.Reader, limit int64) (*decoder, string, error) {
 		d.dec = z
 		return d, "gzip", nil
 	case bytes.HasPrefix(head, magicZstd):
-		z, err := zstd.NewReader(br,
+		z, err := zstd.NewReader(compressed(),
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxWindow(maxZstdWindow))

@@ -22,7 +22,8 @@ import (
 // longer than scanBufSize is an error. Comments, CDATA sections and
 // skipped elements stream, whatever their size.
 const (
-	scanBufSize = 256 << 10 // the largest token
+	scanBufSize = 256 << 10 // the largest token, and the buffer's largest size
+	scanBufInit = 4 << 10   // the buffer's first size (see more)
 	minFill     = 4 << 10   // read at least this much before rescanning a token
 	maxDepth    = 256       // element nesting
 	maxValue    = 1 << 20   // the longest value kept (decoded)
@@ -167,7 +168,7 @@ type scanner struct {
 func (s *scanner) init(src io.Reader, name string) {
 	s.name = name
 	s.src = src
-	s.buf = make([]byte, scanBufSize)
+	s.buf = make([]byte, scanBufInit)
 	s.line = 1
 }
 
@@ -186,8 +187,11 @@ func (s *scanner) more() bool {
 		s.r, s.w = 0, n
 	}
 	if s.w == len(s.buf) {
-		s.rerr = errTokenTooLong
-		return false
+		if len(s.buf) == scanBufSize {
+			s.rerr = errTokenTooLong
+			return false
+		}
+		s.grow()
 	}
 	got := 0
 	for empty := 0; got < minFill && s.w < len(s.buf); {
@@ -209,7 +213,21 @@ func (s *scanner) more() bool {
 			}
 		}
 	}
+	if s.w == len(s.buf) && len(s.buf) < scanBufSize {
+		// The input is larger than the buffer: the next reads are
+		// larger. A small document (most of an index's children) never
+		// pays for the whole buffer: made at once, it was 256 KiB of a
+		// walk's allocation for each document of a few hundred bytes.
+		s.grow()
+	}
 	return got > 0
+}
+
+// grow doubles the buffer, up to scanBufSize.
+func (s *scanner) grow() {
+	b := make([]byte, min(2*len(s.buf), scanBufSize))
+	copy(b, s.buf[:s.w])
+	s.buf = b
 }
 
 // ensure reports whether n bytes are available at s.r.
