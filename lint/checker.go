@@ -107,11 +107,15 @@ type Checker struct {
 }
 
 // docMemory is what a document's check holds of its locs, kept for the
-// next document.
+// next document (but a large set: see maxSpareSlots).
 type docMemory struct {
 	local  hashSet  // an index's or feed's locs, for duplicates within it
 	hashes []uint64 // a sitemap's locs, in order (see listedBefore)
 }
+
+// maxSpareSlots is the largest set a docMemory keeps for the next
+// document (512 KiB): only indexes and feeds fill one, and they are few.
+const maxSpareSlots = 1 << 16
 
 // DocResult is what CheckDocument learned about a document.
 type DocResult struct {
@@ -225,6 +229,11 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	defer func() {
 		d.local.reset()
 		mem.hashes = d.hashes[:0]
+		if len(mem.local.slots) > maxSpareSlots {
+			// An index's set of its 100,000 children (2 MiB) would be
+			// held for the documents after it, sitemaps, which use none.
+			return
+		}
 		c.mu.Lock()
 		c.spare = append(c.spare, mem)
 		c.mu.Unlock()

@@ -64,8 +64,14 @@ func (s *hashSet) grow() {
 	}
 }
 
-// reset empties the set but keeps its memory, for the next document.
+// reset empties the set but keeps its memory, for the next document. An
+// empty one is left as it is: an index's set, kept for the documents
+// after it (its children, most of them urlsets that use none), was
+// cleared after each of them: 512 KiB for an index of 30,000.
 func (s *hashSet) reset() {
+	if s.n == 0 {
+		return
+	}
 	clear(s.slots)
 	s.n = 0
 }

@@ -222,36 +222,54 @@ func severityOf(name string) Severity {
 
 // sortDiagnostics puts diagnostics in walk order (documents checked at
 // once report in any order), then by place; a robots.txt's or folder's
-// findings come before the first document it led to.
+// findings come before the first document it led to. It looks up the
+// documents that have findings, not every document reached.
 func sortDiagnostics(diags []Diagnostic, files []FileResult) {
-	order := map[string]int{}
+	// place is where a diagnostic's file stands: the index of the first
+	// document of that name or, for a robots.txt or folder, of the first
+	// it led to (set), and whether it is a document read (doc).
+	type place struct {
+		rank     int
+		set, doc bool
+	}
+	places := map[string]place{}
+	for _, d := range diags {
+		places[d.File] = place{}
+	}
 	for i, f := range files {
-		if _, ok := order[f.Name]; !ok {
-			order[f.Name] = i
+		if p, ok := places[f.Name]; ok && !p.doc {
+			if !p.set {
+				p.rank, p.set = i, true
+			}
+			p.doc = true
+			places[f.Name] = p
 		}
 	}
 	for i, f := range files {
-		if _, ok := order[f.Parent]; !ok && f.Parent != "" {
-			order[f.Parent] = i
+		if p, ok := places[f.Parent]; ok && !p.set && f.Parent != "" {
+			p.rank, p.set = i, true
+			places[f.Parent] = p
 		}
 	}
 	rank := func(name string) int {
-		if r, ok := order[name]; ok {
-			return r
+		if p := places[name]; p.set {
+			return p.rank
 		}
 		if name == "" {
 			return len(files) + 1 // set-wide findings last
 		}
 		return -1
 	}
-	isDoc := map[string]int{}
-	for _, f := range files {
-		isDoc[f.Name] = 1
+	isDoc := func(name string) int {
+		if places[name].doc {
+			return 1
+		}
+		return 0
 	}
 	slices.SortStableFunc(diags, func(x, y Diagnostic) int {
 		return cmp.Or(
 			cmp.Compare(rank(x.File), rank(y.File)),
-			cmp.Compare(isDoc[x.File], isDoc[y.File]),
+			cmp.Compare(isDoc(x.File), isDoc(y.File)),
 			cmp.Compare(x.Line, y.Line),
 			cmp.Compare(x.Col, y.Col),
 		)

@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"errors"
+	"math"
 	"net/url"
 	"strings"
 	"sync"
@@ -54,7 +55,7 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 		}
 	}
 	var (
-		files   []*FileResult
+		files   fileResults
 		wg      sync.WaitGroup
 		workers = make(chan struct{}, o.Concurrency)
 	)
@@ -63,8 +64,7 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 		if d.Listing {
 			continue
 		}
-		fr := &FileResult{Name: d.Name, URL: d.URL, Parent: d.Parent, Read: d.Body != nil, Format: sitemap.FormatUnknown.String()}
-		files = append(files, fr)
+		fr := files.add(fileRecord{name: d.Name, url: d.URL, parent: d.Parent, read: d.Body != nil})
 		if d.Body == nil {
 			continue
 		}
@@ -83,10 +83,7 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 			}
 			res, err := c.checkDocument(ctx, d.Name, d.URL, d.Body, judge)
 			if res != nil {
-				fr.Format = res.Format.String()
-				fr.URLs, fr.Bytes, fr.Compressed = res.Entries, res.Bytes, res.Compressed
-				fr.Errors, fr.Warnings, fr.Infos = res.Errors, res.Warnings, res.Infos
-				fr.Omitted = res.Omitted
+				fr.set(res)
 			}
 			var limit *discover.Error
 			switch {
@@ -132,10 +129,9 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 		return nil, err
 	}
 	c.Finish()
-	out := make([]FileResult, len(files))
-	for i, fr := range files {
-		out[i] = *fr
-		if n := c.late[fr.Name]; n != nil {
+	out := files.all()
+	for i := range out {
+		if n := c.late[out[i].Name]; n != nil {
 			// Found at Finish (duplicates on disk, hreflang reciprocity):
 			// counted with the file's own.
 			out[i].Errors += n[0]
@@ -145,6 +141,70 @@ func CheckSite(ctx context.Context, starts []string, o discover.Options, c *Chec
 	}
 	c.late = nil
 	return out, nil
+}
+
+// fileRecord is a FileResult as CheckSite keeps it until the walk is
+// over: 104 bytes where a FileResult is 136 (and 144 allocated on its own,
+// with a pointer to it). A walk reaches up to 100,000 documents, and what
+// it keeps of each is mostly this.
+type fileRecord struct {
+	name, url, parent, compressed string
+	omitted                       map[string]int
+	bytes                         int64
+	urls, errors, warnings, infos int32
+	format                        uint8 // a sitemap.Format
+	read                          bool
+}
+
+// set records what checking the document found.
+func (r *fileRecord) set(res *DocResult) {
+	r.format, r.bytes, r.compressed, r.omitted = uint8(res.Format), res.Bytes, res.Compressed, res.Omitted
+	r.urls, r.errors, r.warnings, r.infos = count32(res.Entries), count32(res.Errors), count32(res.Warnings), count32(res.Infos)
+}
+
+// count32 is n in a record's count: no document holds two billion entries
+// or findings, but a check does not overflow when one does.
+func count32(n int) int32 { return int32(min(n, math.MaxInt32)) }
+
+func (r *fileRecord) result() FileResult {
+	return FileResult{Name: r.name, URL: r.url, Parent: r.parent, Read: r.read, Format: sitemap.Format(r.format).String(),
+		URLs: int(r.urls), Bytes: r.bytes, Compressed: r.compressed,
+		Errors: int(r.errors), Warnings: int(r.warnings), Infos: int(r.infos), Omitted: r.omitted}
+}
+
+// fileResults holds a walk's records in chunks, so that a record stays
+// where its check fills it in without an allocation and a pointer of its
+// own.
+type fileResults struct {
+	chunks [][]fileRecord
+	n      int
+}
+
+// fileChunk is how many records a chunk holds (104 KiB).
+const fileChunk = 1024
+
+// add keeps r and returns where it is kept.
+func (f *fileResults) add(r fileRecord) *fileRecord {
+	if k := len(f.chunks); k == 0 || len(f.chunks[k-1]) == fileChunk {
+		f.chunks = append(f.chunks, make([]fileRecord, 0, fileChunk))
+	}
+	last := &f.chunks[len(f.chunks)-1]
+	*last = append(*last, r)
+	f.n++
+	return &(*last)[len(*last)-1]
+}
+
+// all returns the results in one slice, each chunk dropped once copied:
+// the results are not held twice.
+func (f *fileResults) all() []FileResult {
+	out := make([]FileResult, 0, f.n)
+	for i, c := range f.chunks {
+		for j := range c {
+			out = append(out, c[j].result())
+		}
+		f.chunks[i] = nil
+	}
+	return out
 }
 
 // reportWalk turns the walk's findings about d into diagnostics: each
