@@ -250,19 +250,46 @@ type child struct {
 	local, cross, judgeOnly bool
 }
 
-// childList makes the items of a listing's children with make.
+// childList makes the items of a listing's children with makeItem. The
+// children wait in chunks, each dropped once its items are made: what an
+// index of 100,000 children holds shrinks as the walk goes through them.
 type childList struct {
-	kids []child
-	make func(child) *item
+	chunks   [][]child
+	makeItem func(child) *item
+}
+
+// childChunk is how many children a chunk of a childList holds (10 KiB).
+const childChunk = 256
+
+func (l *childList) add(c child) {
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == childChunk {
+		l.chunks = append(l.chunks, make([]child, 0, childChunk))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, c)
+}
+
+// source returns l, its items made by makeItem, or nil when it has no
+// children.
+func (l *childList) source(makeItem func(child) *item) itemSource {
+	if len(l.chunks) == 0 {
+		return nil
+	}
+	l.makeItem = makeItem
+	return l
 }
 
 func (l *childList) next() *item {
-	if len(l.kids) == 0 {
+	if len(l.chunks) == 0 {
 		return nil
 	}
-	c := l.kids[0]
-	l.kids[0], l.kids = child{}, l.kids[1:] // its strings go with its item
-	return l.make(c)
+	first := &l.chunks[0]
+	c := (*first)[0]
+	(*first)[0], *first = child{}, (*first)[1:] // its strings go with its item
+	if len(*first) == 0 {
+		l.chunks[0], l.chunks = nil, l.chunks[1:]
+	}
+	return l.makeItem(c)
 }
 
 // ready returns an item that needs no run.
@@ -453,27 +480,30 @@ func (w *walker) folderItems(dir string) []itemSource {
 		}
 	}
 	folder := &Document{Name: dir, Local: true, Listing: true}
-	var files []child
+	var files childList
 	for _, p := range indexes {
 		if !listed[p] { // a nested index is read as its parent's child
-			files = append(files, child{name: p})
+			files.add(child{name: p})
 		}
 	}
 	for _, p := range others {
 		if !listed[p] {
-			files = append(files, child{name: p})
+			files.add(child{name: p})
 		}
 	}
-	if len(files) == 0 {
-		folder.add(problem(FetchFailed, nil, "no sitemap files in this folder"))
-	}
-	return []itemSource{&itemList{ready(folder)}, &childList{kids: files, make: func(c child) *item {
+	srcs := []itemSource{&itemList{ready(folder)}}
+	src := files.source(func(c child) *item {
 		rel, err := filepath.Rel(dir, c.name)
 		if err != nil {
 			rel = filepath.Base(c.name)
 		}
 		return newItem(&Document{Name: c.name, URL: w.publicURL(rel), Local: true})
-	}}}
+	})
+	if src == nil {
+		folder.add(problem(FetchFailed, nil, "no sitemap files in this folder"))
+		return srcs
+	}
+	return append(srcs, src)
 }
 
 // readHead detects r's format and, for an index, reads its <loc>s: the
@@ -846,8 +876,8 @@ func (w *walker) readsAlready(key string) bool {
 // goroutine, in walk order, so that which copy is read is deterministic;
 // the cross-host verdict it may wait for is too.
 func (w *walker) take(key string, index *url.URL) bool {
-	w.mu.Lock()
 	m := mark(key)
+	w.mu.Lock()
 	_, marked := w.seen[m]
 	if !marked {
 		w.seen[m] = index
@@ -885,7 +915,7 @@ func (w *walker) childItems(it *item) itemSource {
 	if it.robots {
 		lines := it.lines
 		it.lines = nil
-		kept := lines[:0]
+		var kept childList
 		for _, c := range lines {
 			if !w.take(c.name, nil) {
 				p := problem(Repeated, nil, "robots.txt lists %s again (or another start does); it is read once", c.name)
@@ -896,18 +926,14 @@ func (w *walker) childItems(it *item) itemSource {
 				d.add(p)
 				continue
 			}
-			kept = append(kept, c)
-		}
-		clear(lines[len(kept):])
-		if len(kept) == 0 {
-			return nil
+			kept.add(c)
 		}
 		parent, note := d.Name, it.note
-		return &childList{kids: kept, make: func(c child) *item {
+		return kept.source(func(c child) *item {
 			ci := newItem(&Document{Name: c.name, URL: c.url, Parent: parent, ParentLine: int(c.line)})
 			ci.note = note
 			return ci
-		}}
+		})
 	}
 	locs := it.locs
 	it.locs = nil
@@ -927,7 +953,7 @@ func (w *walker) childItems(it *item) itemSource {
 		}
 	}
 	self := &ancestor{name: filepath.Base(d.Name), key: d.key(), final: d.redirectedTo(), up: it.parent}
-	kept := make([]child, 0, len(locs))
+	var kept childList
 	offline, firstOffline, offlineLine := 0, "", 0
 	for _, c := range locs {
 		loc := strings.TrimSpace(c.loc)
@@ -970,27 +996,24 @@ func (w *walker) childItems(it *item) itemSource {
 				// but this index's listing of it is judged all the same:
 				// the verdict must not depend on the walk's order.
 				ch.judgeOnly = true
-				kept = append(kept, ch)
+				kept.add(ch)
 			}
 			continue
 		}
-		kept = append(kept, ch)
+		kept.add(ch)
 	}
 	if offline > 0 {
 		d.add(lineProblem(offlineLine, FetchFailed, "%d of its %d children are not in its folder and were not fetched (--offline), e.g. %s", offline, len(locs), firstOffline))
 	}
-	if len(kept) == 0 {
-		return nil
-	}
 	parent, depth := d.Name, d.Depth+1
-	return &childList{kids: kept, make: func(c child) *item {
+	return kept.source(func(c child) *item {
 		ci := newItem(&Document{Name: c.name, URL: c.url, Parent: parent, ParentLine: int(c.line), Depth: depth, Local: c.local})
 		ci.parent, ci.judgeOnly = self, c.judgeOnly
 		if c.cross {
 			ci.crossFrom = index
 		}
 		return ci
-	}}
+	})
 }
 
 func mustAbs(p string) string {
