@@ -18,6 +18,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/sitemapkit/sitemapkit/internal/zstdwin"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -433,13 +434,14 @@ func (w *walker) folderItems(dir string) []itemSource {
 			return nil
 		}
 		defer f.Close()
-		format, locs, _ := readHead(f)
-		switch format {
-		case sitemap.FormatIndex:
+		format, locs, err := readHead(f)
+		switch {
+		case format == sitemap.FormatIndex:
 			indexes = append(indexes, p)
 			children[p] = locs
-		case sitemap.FormatUnknown:
-		default:
+		case format != sitemap.FormatUnknown, errors.Is(err, zstdwin.ErrWindow):
+			// A zstd sitemap refused for its window is read all the
+			// same, for its error to say why, not left out unnamed.
 			others = append(others, p)
 		}
 		return nil
@@ -508,12 +510,13 @@ func (w *walker) folderItems(dir string) []itemSource {
 
 // readHead detects r's format and, for an index, reads its <loc>s: the
 // one place an index's children are collected. err is what stopped the
-// reading of an index (nil at its end).
+// reading of an index (nil at its end), or of another document's first
+// entry.
 func readHead(r io.Reader) (sitemap.Format, []childLoc, error) {
 	rd := sitemap.NewReader(r)
 	u, err := rd.Read()
 	if rd.Format() != sitemap.FormatIndex {
-		return rd.Format(), nil, nil
+		return rd.Format(), nil, err
 	}
 	var locs []childLoc
 	for ; err == nil; u, err = rd.Read() {

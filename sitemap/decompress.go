@@ -8,7 +8,8 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
+
+	"github.com/sitemapkit/sitemapkit/internal/zstdwin"
 )
 
 // DefaultMaxBytes is the Reader's cap on a document's decompressed size
@@ -17,9 +18,11 @@ import (
 // that is just over the limit.
 const DefaultMaxBytes = MaxBytes + 64<<10
 
-// maxZstdWindow bounds the memory a zstd stream may ask for. Every level
-// of the zstd command but --ultra/--long stays within 8 MiB.
-const maxZstdWindow = 16 << 20
+// MaxZstdWindow is the largest zstd window a Reader decodes (8 MiB, RFC
+// 9659's for HTTP, the zstd command's up to level 19): its decoder keeps
+// the whole window. A stream that asks for more is ErrCompression, saying
+// its window and the cap.
+const MaxZstdWindow = zstdwin.MaxWindow
 
 var (
 	magicGzip = []byte{0x1f, 0x8b}
@@ -98,27 +101,13 @@ func openDecoder(src io.Reader, limit int64) (*decoder, string, error) {
 		d.dec = z
 		return d, "gzip", nil
 	case bytes.HasPrefix(head, magicZstd):
-		z, err := zstd.NewReader(compressed(),
-			zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(maxZstdWindow))
+		z, err := zstdwin.NewReader(compressed(), MaxZstdWindow)
 		if err != nil {
 			return nil, "zstd", fmt.Errorf("%w: zstd: %w", ErrCompression, err)
 		}
-		d.dec = zstdReader{z}
+		d.dec = z
 		return d, "zstd", nil
 	}
 	d.dec = br // its only errors are the source's
 	return d, "", nil
-}
-
-type zstdReader struct{ d *zstd.Decoder }
-
-func (z zstdReader) Read(p []byte) (int, error) {
-	n, err := z.d.Read(p)
-	if err == io.EOF {
-		// Free the decoder's buffers as soon as the stream ends.
-		z.d.Close()
-	}
-	return n, err
 }

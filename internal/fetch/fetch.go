@@ -21,8 +21,8 @@ import (
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zlib"
-	"github.com/klauspost/compress/zstd"
 
+	"github.com/sitemapkit/sitemapkit/internal/zstdwin"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
@@ -345,13 +345,9 @@ func decoder(coding string, r io.Reader) (io.Reader, error) {
 	case "br":
 		return brotli.NewReader(r), nil
 	case "zstd":
-		return &lazy{open: func() (io.Reader, error) {
-			d, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
-			if err != nil {
-				return nil, err
-			}
-			return d.IOReadCloser(), nil
-		}}, nil
+		// The window is RFC 9659's most, which a server must not pass.
+		br := bufio.NewReader(r)
+		return &lazy{open: func() (io.Reader, error) { return zstdwin.NewReader(br, zstdwin.MaxWindow) }}, nil
 	}
 	return nil, fmt.Errorf("%w %q", ErrUnsupportedEncoding, coding)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // A Site answers the paths it was given and 404 for any other, and
@@ -58,6 +59,18 @@ func (s *Site) Page(path, body string) {
 func (s *Site) GzPage(path, body string) {
 	z := Gzip(strings.ReplaceAll(body, "{{.}}", s.URL))
 	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(z)) })
+}
+
+// ZstdPage serves body compressed by Zstd with window at path: with
+// Content-Encoding: zstd when encoded, else as a .xml.zst file is served.
+func (s *Site) ZstdPage(path, body string, window int, encoded bool) {
+	z := Zstd(strings.ReplaceAll(body, "{{.}}", s.URL), window)
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+		if encoded {
+			w.Header().Set("Content-Encoding", "zstd")
+		}
+		w.Write([]byte(z))
+	})
 }
 
 // Trickle serves at path a urlset that never ends: its first n URLs at
@@ -109,6 +122,23 @@ func Gzip(s string) string {
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
 	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+// Zstd returns s compressed as one zstd frame whose header asks for the
+// window given (a power of two), whatever s's size: a stream's, which
+// does not say its size ahead.
+func Zstd(s string, window int) string {
+	var b bytes.Buffer
+	w, err := zstd.NewWriter(&b, zstd.WithWindowSize(window), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		panic(err)
+	}
+	w.Write([]byte(s))
+	// Flushed before the end, the frame is a stream's: the encoder
+	// would make one block written whole a frame of its own size.
+	w.Flush()
 	w.Close()
 	return b.String()
 }
