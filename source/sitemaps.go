@@ -475,12 +475,19 @@ func clone[S ~[]E, E any](s S) S {
 }
 
 // recv returns the next batch of records and their document, or the reason
-// the stream stopped. Stopped by ctx, it returns what was read before
-// (the walk and the readers end at once, closing their channels), then
-// ctx's error: an interrupted command prints what it had read.
+// the stream stopped. Stopped by ctx, it returns what the current
+// document's reader had read (the readers end at once, closing their
+// channels), then ctx's error: an interrupted command prints all it can
+// of the beginning of the stream, and nothing past a gap.
 func (s *Sitemaps) recv() ([]smItem, string, error) {
 	for {
 		if s.cur == nil {
+			if s.wctx.Err() != nil {
+				// Stopped: a document read ahead would follow the
+				// current one's part with a gap between, where what is
+				// printed must be the beginning of the whole.
+				return nil, "", context.Cause(s.wctx)
+			}
 			sd, ok := <-s.docs
 			if !ok {
 				if s.wctx.Err() != nil {

@@ -641,6 +641,48 @@ func TestSitemapsContext(t *testing.T) {
 	}
 }
 
+// TestSitemapsContextReadAhead: cancelled, a Sitemaps gives what it had
+// read of the current document, and nothing of a document read ahead of
+// its turn: what comes out stays the beginning of the stream, with no gap.
+func TestSitemapsContextReadAhead(t *testing.T) {
+	site := sitetest.New(t)
+	site.Handle("/stall.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
+		for i := range 3000 {
+			fmt.Fprintf(w, "<url><loc>http://%s/p/%d</loc></url>\n", r.Host, i)
+		}
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	var locs []string
+	for i := range 5000 {
+		locs = append(locs, fmt.Sprintf("{{.}}/q/%d", i))
+	}
+	site.Page("/ahead.xml", sitetest.URLSet(locs...))
+	ctx, cancel := context.WithCancel(t.Context())
+	s := source.OpenSitemaps(ctx, []string{site.URL + "/stall.xml", site.URL + "/ahead.xml"}, source.SitemapsOptions{})
+	defer s.Close()
+	if _, err := s.Read(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // both read meanwhile, as far as they go
+	cancel()
+	n := 1
+	for {
+		u, err := s.Read()
+		if err != nil {
+			break
+		}
+		if want := fmt.Sprintf("%s/p/%d", site.URL, n); u.Loc != want {
+			t.Fatalf("entry %d after cancel: %s, want %s", n, u.Loc, want)
+		}
+		n++
+	}
+	if n != 3000 || !errors.Is(s.Err(), context.Canceled) {
+		t.Errorf("%d entries, then %v; want stall.xml's 3,000, then context.Canceled", n, s.Err())
+	}
+}
+
 // TestSitemapsAhead: behind ReadAhead, places still name the document.
 func TestSitemapsAhead(t *testing.T) {
 	path := filepath.Join("testdata", "sitemaps", "feed.atom")
