@@ -21,8 +21,13 @@ import (
 // through, and documents are decoded several at once.
 const MaxWindow = 8 << 20
 
-// HeaderMax is how many bytes of a stream Window needs, at most.
-const HeaderMax = zstd.HeaderMaxSize
+// HeaderMax is how many bytes of a stream Window needs, at most: the
+// magic number, then what zstd.HeaderMaxSize counts (the frame header at
+// its longest, 14 bytes, and a block header), which leaves the magic out.
+// A frame with a dictionary ID and an 8-byte content size was not read
+// whole at 17 bytes, so it was refused only once decoding met it
+// (FuzzNewReader).
+const HeaderMax = 4 + zstd.HeaderMaxSize
 
 // ErrWindow is the error of a stream whose window is over MaxWindow.
 var ErrWindow = errors.New("window too large")

@@ -85,3 +85,34 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNewReader: any bytes given as a zstd stream are decoded within the
+// cap or refused with an error, never a panic; a window Window reports
+// over the cap is ErrWindow at once, and no stream decodes past the cap
+// of its size (a bomb is the caller's bound, here 1 MiB read).
+func FuzzNewReader(f *testing.F) {
+	f.Add([]byte(sitetest.Zstd(line, 1<<20)))
+	f.Add([]byte(sitetest.Zstd(line, MaxWindow)))
+	f.Add([]byte(sitetest.Zstd(line, 2*MaxWindow)))
+	f.Add([]byte(sitetest.Zstd(line, 1<<20) + sitetest.Zstd(line, 2*MaxWindow)))
+	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		w, ok, werr := Window(b, MaxWindow)
+		if ok && w > MaxWindow && !errors.Is(werr, ErrWindow) {
+			t.Fatalf("Window = %d over the cap, error %v", w, werr)
+		}
+		r, err := NewReader(bufio.NewReader(strings.NewReader(string(b))), MaxWindow)
+		if werr != nil {
+			if !errors.Is(err, ErrWindow) {
+				t.Fatalf("Window refused it (%v), NewReader: %v", werr, err)
+			}
+			return
+		}
+		if err != nil {
+			return
+		}
+		defer r.Close()
+		io.Copy(io.Discard, io.LimitReader(r, 1<<20))
+	})
+}
