@@ -73,9 +73,10 @@ func (l *lineReader) start() {
 	// one line, whose URLs ran into each other: a first window with a CR
 	// and no LF makes every CR a line end.
 	l.readAtLeast(windowSize)
-	if head := l.buf[l.r:l.w]; bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+	// The first window decides, however the reads cut the input.
+	if head := l.buf[l.r:min(l.w, l.r+windowSize)]; bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
 		l.crOnly = true
-		crToLF(head)
+		crToLF(l.buf[l.r:l.w])
 	}
 }
 
