@@ -78,6 +78,11 @@ func Parse(data []byte, robotsURL *url.URL) *Robots {
 	if len(data) > MaxBytes {
 		data = data[:MaxBytes]
 		r.Truncated = true
+		// The line the cap cuts is not the line written: its half of
+		// a Sitemap: URL would be fetched, of a rule obeyed.
+		if i := bytes.LastIndexAny(data, "\r\n"); i >= 0 {
+			data = data[:i+1]
+		}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var cur *group

@@ -288,3 +288,26 @@ func TestCrawlDelay(t *testing.T) {
 		t.Errorf("no Crawl-delay: %v", d)
 	}
 }
+
+// TestSizeLimitCutsNoLine: the line the 500 KiB cap cuts is dropped, not
+// read as its first half: a Sitemap: URL cut short would be fetched, and a
+// rule cut short obeyed. The lines before it are read.
+func TestSizeLimitCutsNoLine(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("user-agent: *\n")
+	for b.Len() < MaxBytes-100 {
+		b.WriteString("# padding\n")
+	}
+	b.WriteString("disallow: /early\n")
+	for b.Len() < MaxBytes-20 {
+		b.WriteString("#\n")
+	}
+	b.WriteString("sitemap: https://example.com/cut-here-by-the-cap.xml\n")
+	r := Parse(b.Bytes(), nil)
+	if !r.Truncated || r.Allowed(ua, "/early") {
+		t.Fatalf("Truncated=%v, /early allowed %v: the lines before the cut are read", r.Truncated, r.Allowed(ua, "/early"))
+	}
+	if len(r.Sitemaps) != 0 {
+		t.Errorf("a Sitemap: line cut by the cap was read: %q", r.Sitemaps[0].Value)
+	}
+}
