@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 )
@@ -41,11 +40,7 @@ func TestReaderNamespacePerElement(t *testing.T) {
 	r := NewReader(strings.NewReader(doc))
 	r.OnNotice = func(n Notice) { notices = append(notices, n.Msg) }
 	var got []string
-	for {
-		u, err := r.Read()
-		if err == io.EOF {
-			break
-		}
+	for u, err := range r.All() {
 		if err != nil {
 			t.Fatal(err)
 		}

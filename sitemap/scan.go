@@ -186,12 +186,9 @@ func (s *scanner) more() bool {
 		s.base += int64(s.r)
 		s.r, s.w = 0, n
 	}
-	if s.w == len(s.buf) {
-		if len(s.buf) == scanBufSize {
-			s.rerr = errTokenTooLong
-			return false
-		}
-		s.grow()
+	if s.w == len(s.buf) { // only at scanBufSize: a buffer that fills grows below
+		s.rerr = errTokenTooLong
+		return false
 	}
 	got := 0
 	for empty := 0; got < minFill && s.w < len(s.buf); {
@@ -1053,23 +1050,8 @@ func xmlChar(r rune) bool {
 		r >= 0x10000 && r <= 0x10FFFF
 }
 
-// plain reports whether b holds only printable ASCII, eight bytes at a time.
-func plain(b []byte) bool {
-	const lo, hi = 0x2020202020202020, 0x8080808080808080
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
-		if ((x-lo)|x)&hi != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c < 0x20 || c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+// plain reports whether b holds only printable ASCII.
+func plain(b []byte) bool { return plainAmp(b) != 2 }
 
 // plainAmp is 0 when b holds only printable ASCII other than '&' (the
 // text is what it says), 1 when it holds '&' too (entities to decode),

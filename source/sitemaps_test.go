@@ -597,11 +597,9 @@ func TestSitemapsClose(t *testing.T) {
 	waitGoroutines(t, before)
 }
 
-// TestSitemapsContext: a cancelled context ends the stream with its error,
-// after the entries read before it, in order: an interrupted read printed
-// none of those still in the batches (up to 512 in the one being filled,
-// more in those sent and not yet taken).
-func TestSitemapsContext(t *testing.T) {
+// stallSite serves /stall.xml: 3,000 entries at once, then nothing more
+// until the request is given up.
+func stallSite(t *testing.T) *sitetest.Site {
 	site := sitetest.New(t)
 	site.Handle("/stall.xml", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
@@ -611,6 +609,15 @@ func TestSitemapsContext(t *testing.T) {
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 	})
+	return site
+}
+
+// TestSitemapsContext: a cancelled context ends the stream with its error,
+// after the entries read before it, in order: an interrupted read printed
+// none of those still in the batches (up to 512 in the one being filled,
+// more in those sent and not yet taken).
+func TestSitemapsContext(t *testing.T) {
+	site := stallSite(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	s := source.OpenSitemaps(ctx, []string{site.URL + "/stall.xml"}, source.SitemapsOptions{})
 	defer s.Close()
@@ -645,15 +652,7 @@ func TestSitemapsContext(t *testing.T) {
 // read of the current document, and nothing of a document read ahead of
 // its turn: what comes out stays the beginning of the stream, with no gap.
 func TestSitemapsContextReadAhead(t *testing.T) {
-	site := sitetest.New(t)
-	site.Handle("/stall.xml", func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
-		for i := range 3000 {
-			fmt.Fprintf(w, "<url><loc>http://%s/p/%d</loc></url>\n", r.Host, i)
-		}
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	})
+	site := stallSite(t)
 	var locs []string
 	for i := range 5000 {
 		locs = append(locs, fmt.Sprintf("{{.}}/q/%d", i))
