@@ -110,19 +110,20 @@ func (a *Ahead) fill() {
 		b.recs = b.recs[:0]
 		over := false
 		for len(b.recs) < aheadBatchLen && !over {
-			u, err := a.src.Read()
-			end := a.src.Err()
-			var place string
+			// The record is filled where it lies: a URL is large, and
+			// each copy of it costs.
+			b.recs = b.recs[:len(b.recs)+1]
+			r := &b.recs[len(b.recs)-1]
+			r.u, r.err = a.src.Read()
+			r.end, r.line = a.src.Err(), a.src.Line()
+			r.place, r.fp, r.hasFP, r.dup = "", 0, false, false
 			if a.placer != nil {
-				place = a.placer.Place()
+				r.place = a.placer.Place()
 			}
-			var fp uint64
-			var hasFP bool
 			if a.printer != nil {
-				fp, hasFP = a.printer.Fingerprint()
+				r.fp, r.hasFP = a.printer.Fingerprint()
 			}
-			b.recs = append(b.recs, aheadRecord{u: u, err: err, line: a.src.Line(), place: place, fp: fp, hasFP: hasFP, end: end})
-			over = err == io.EOF || (err != nil && end != nil)
+			over = r.err == io.EOF || (r.err != nil && r.end != nil)
 		}
 		if a.unique != nil {
 			a.dedupe(b)
