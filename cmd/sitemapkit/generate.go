@@ -611,6 +611,7 @@ func flagWords(err error, byFlag map[int]string) string {
 }
 
 func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateOptions, args []string) error {
+	limitHeap(generateHeap)
 	cfg, fromFile, err := o.runConfig(flags, args)
 	if err != nil {
 		return err
