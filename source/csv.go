@@ -281,6 +281,7 @@ func (c *csvSource) record(line string) ([]string, error) {
 	c.rec, c.ends, c.cols1 = c.rec[:0], c.ends[:0], c.cols1[:0]
 	startLine := c.lr.line
 	col := 1
+	var badText error // a line of a quoted field that is not UTF-8
 	fail := func(e error) ([]string, error) {
 		return nil, &ParseError{File: c.name, Line: startLine, Column: col, Err: e}
 	}
@@ -329,6 +330,12 @@ fields:
 				if !ok {
 					return unclosed("is never closed")
 				}
+				if badText == nil {
+					// The record's first line was checked by Read; the
+					// record is read to its end, so that the next
+					// starts where it should.
+					badText = checkUTF8(c.name, c.lr.line, next)
+				}
 				c.rec = append(c.rec, '\n')
 				line, col = next, 1
 				continue
@@ -354,6 +361,9 @@ fields:
 				return fail(ErrQuote)
 			}
 		}
+	}
+	if badText != nil {
+		return nil, badText
 	}
 	s := string(c.rec)
 	c.fields = c.fields[:0]
