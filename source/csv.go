@@ -27,6 +27,8 @@ type csvSource struct {
 	ends   []int
 	cols1  []int
 	fields []string
+	json   []byte   // scratch space of the JSON columns
+	names  []string // the header's names, for errors
 }
 
 type colKind uint8
@@ -40,6 +42,10 @@ const (
 	colAlternate
 	colContentHash // content_hash or etag: the record's fingerprint, not a field of the URL
 	colSitemap     // where `sitemapkit read` found the URL: not a field of the URL
+	colImages      // JSON array of URLs or image objects
+	colAlternates  // JSON array of {"hreflang","href"} objects
+	colVideos      // JSON array of video objects
+	colNews        // JSON news object
 )
 
 type column struct {
@@ -91,7 +97,9 @@ func (c *csvSource) Read() (sitemap.URL, error) {
 		}
 		var u sitemap.URL
 		for i := range c.cols {
-			c.set(&u, i, fields[i])
+			if err := c.set(&u, i, fields[i]); err != nil {
+				return sitemap.URL{}, c.fieldError(i, c.cols1[i], err)
+			}
 		}
 		return u, nil
 	}
@@ -107,22 +115,32 @@ func (c *csvSource) fast(line string) (sitemap.URL, error) {
 		if j < 0 {
 			return sitemap.URL{}, c.fieldCount(strings.Count(line, ",") + 1)
 		}
-		c.set(&u, i, rest[:j])
+		if err := c.set(&u, i, rest[:j]); err != nil {
+			return sitemap.URL{}, c.fieldError(i, len(line)-len(rest)+1, err)
+		}
 		rest = rest[j+1:]
 	}
 	if strings.IndexByte(rest, ',') >= 0 {
 		return sitemap.URL{}, c.fieldCount(strings.Count(line, ",") + 1)
 	}
-	c.set(&u, last, rest)
+	if err := c.set(&u, last, rest); err != nil {
+		return sitemap.URL{}, c.fieldError(last, len(line)-len(rest)+1, err)
+	}
 	return u, nil
 }
 
-func (c *csvSource) set(u *sitemap.URL, i int, f string) {
+func (c *csvSource) set(u *sitemap.URL, i int, f string) error {
 	if c.cols[i].kind == colContentHash {
 		c.print.set(f)
-		return
+		return nil
 	}
-	c.cols[i].set(u, f)
+	return c.cols[i].set(u, f, &c.json)
+}
+
+// fieldError is the error of field i, at column col, whose JSON err
+// refused.
+func (c *csvSource) fieldError(i, col int, err error) error {
+	return &ParseError{File: c.name, Line: c.line, Column: col, Err: fmt.Errorf("column %q: %w", c.names[i], err)}
 }
 
 // Fingerprint returns the fingerprint of the record last read's
@@ -145,11 +163,17 @@ func (h *contentHash) set(s string) {
 
 func (h contentHash) get() (uint64, bool) { return h.fp, h.ok }
 
-// set puts the text of a column that holds one field (not JSON) into u.
-// An empty image or alternate cell adds nothing: rows differ in how many
-// they have.
-func (col *column) set(u *sitemap.URL, f string) {
+// set puts the text of a column into u, with buf as scratch space for
+// JSON. An empty cell adds nothing: rows differ in how many images and
+// alternates they have. What the JSON columns hold is appended to what
+// the one-field columns (image, alternate:<hreflang>) hold.
+func (col *column) set(u *sitemap.URL, f string, buf *[]byte) error {
 	switch col.kind {
+	case colImages, colAlternates, colVideos, colNews:
+		if f == "" {
+			return nil
+		}
+		return col.setJSON(u, f, buf)
 	case colLoc:
 		u.Loc = f
 	case colLastMod:
@@ -167,6 +191,7 @@ func (col *column) set(u *sitemap.URL, f string) {
 			u.Alternates = append(u.Alternates, sitemap.Alternate{Hreflang: col.hreflang, Href: f})
 		}
 	}
+	return nil
 }
 
 func (c *csvSource) fieldCount(n int) error {
@@ -216,7 +241,7 @@ func (c *csvSource) readHeader() error {
 			if s := nearest.Word(name, csvColumns); s != "" {
 				hint = fmt.Sprintf(": did you mean %q?", s)
 			}
-			return bad(i, "unknown column %q%s (want loc, lastmod, changefreq, priority, image, alternate:<hreflang>, content_hash, etag or sitemap)", name, hint)
+			return bad(i, "unknown column %q%s (want loc, lastmod, changefreq, priority, image, images, alternate:<hreflang>, alternates, videos, news, content_hash, etag or sitemap)", name, hint)
 		}
 		if col.kind == colLoc {
 			hasLoc = true
@@ -228,6 +253,7 @@ func (c *csvSource) readHeader() error {
 			seen[key] = true
 		}
 		c.cols = append(c.cols, col)
+		c.names = append(c.names, name)
 	}
 	if !hasLoc {
 		return bad(0, "no loc column")
@@ -236,41 +262,41 @@ func (c *csvSource) readHeader() error {
 }
 
 // csvColumns are the names of the columns, for a misspelt one's hint.
-var csvColumns = []string{"loc", "lastmod", "changefreq", "priority", "image", "content_hash", "etag", "sitemap"}
+var csvColumns = []string{"loc", "lastmod", "changefreq", "priority", "image", "images", "alternates", "videos", "news", "content_hash", "etag", "sitemap"}
 
 // fieldColumn maps a column name that CSV headers and SQL result columns
 // share (case-insensitive): loc, lastmod, changefreq, priority, image,
-// alternate:<hreflang>, content_hash (or etag: one of the two) and sitemap. key identifies the column for finding
-// duplicates (alternate:DE and alternate:de are one). ok is false for any
-// other name; err is set for an alternate column without a hreflang.
+// alternate:<hreflang>, the JSON columns images, alternates, videos and
+// news, content_hash (or etag: one of the two) and sitemap. key
+// identifies the column for finding duplicates (alternate:DE and
+// alternate:de are one). ok is false for any other name; err is set for
+// an alternate column without a hreflang.
 func fieldColumn(name string) (col column, key string, ok bool, err error) {
 	key = strings.ToLower(name)
-	switch {
-	case key == "loc":
-		col.kind = colLoc
-	case key == "lastmod":
-		col.kind = colLastMod
-	case key == "changefreq":
-		col.kind = colChangeFreq
-	case key == "priority":
-		col.kind = colPriority
-	case key == "image":
-		col.kind = colImage
-	case key == "sitemap":
-		col.kind = colSitemap
-	case key == "content_hash" || key == "etag":
-		col.kind, key = colContentHash, "content_hash"
-	case strings.HasPrefix(key, "alternate:"):
-		col.kind = colAlternate
-		col.hreflang = strings.TrimSpace(name[len("alternate:"):])
-		if col.hreflang == "" {
-			return col, key, false, fmt.Errorf("column %q has no hreflang (e.g. alternate:de-DE)", name)
+	if k, ok := columnKinds[key]; ok {
+		col.kind = k
+		if k == colContentHash {
+			key = "content_hash"
 		}
-		key = "alternate:" + strings.ToLower(col.hreflang)
-	default:
+		return col, key, true, nil
+	}
+	if !strings.HasPrefix(key, "alternate:") {
 		return col, key, false, nil
 	}
-	return col, key, true, nil
+	col.kind = colAlternate
+	col.hreflang = strings.TrimSpace(name[len("alternate:"):])
+	if col.hreflang == "" {
+		return col, key, false, fmt.Errorf("column %q has no hreflang (e.g. alternate:de-DE)", name)
+	}
+	return col, "alternate:" + strings.ToLower(col.hreflang), true, nil
+}
+
+// columnKinds are the kinds of the columns named by a word alone, by
+// their names in lower case.
+var columnKinds = map[string]colKind{
+	"loc": colLoc, "lastmod": colLastMod, "changefreq": colChangeFreq, "priority": colPriority,
+	"image": colImage, "images": colImages, "alternates": colAlternates, "videos": colVideos, "news": colNews,
+	"content_hash": colContentHash, "etag": colContentHash, "sitemap": colSitemap,
 }
 
 // record parses one record that starts with line, per RFC 4180 as

@@ -266,48 +266,58 @@ func AppendJSONL(b []byte, u *sitemap.URL, doc string) []byte {
 	b = appendField(b, "changefreq", u.ChangeFreq)
 	b = appendField(b, "priority", u.Priority)
 	if len(u.Images) > 0 {
-		b = append(b, `,"images":[`...)
-		for i := range u.Images {
-			im := &u.Images[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"loc":`...)
-			b = appendString(b, im.Loc)
-			b = appendField(b, "caption", im.Caption)
-			b = appendField(b, "geo_location", im.GeoLocation)
-			b = appendField(b, "title", im.Title)
-			b = appendField(b, "license", im.License)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = appendImagesJSON(append(b, `,"images":`...), u.Images)
 	}
 	if len(u.Videos) > 0 {
 		// Rare and deep: encoding/json writes them, with the same tags.
-		b = append(b, `,"videos":`...)
-		b = appendMarshal(b, u.Videos)
+		b = appendMarshal(append(b, `,"videos":`...), u.Videos)
 	}
 	if u.News != nil {
-		b = append(b, `,"news":`...)
-		b = appendMarshal(b, u.News)
+		b = appendMarshal(append(b, `,"news":`...), u.News)
 	}
 	if len(u.Alternates) > 0 {
-		b = append(b, `,"alternates":[`...)
-		for i := range u.Alternates {
-			a := &u.Alternates[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"hreflang":`...)
-			b = appendString(b, a.Hreflang)
-			b = append(b, `,"href":`...)
-			b = appendString(b, a.Href)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = appendAlternatesJSON(append(b, `,"alternates":`...), u.Alternates)
 	}
 	b = appendField(b, "sitemap", doc)
 	return append(b, '}', '\n')
+}
+
+// appendImagesJSON appends images as a JSON array, as encoding/json would
+// with the fields' tags.
+func appendImagesJSON(b []byte, images []sitemap.Image) []byte {
+	b = append(b, '[')
+	for i := range images {
+		im := &images[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"loc":`...)
+		b = appendString(b, im.Loc)
+		b = appendField(b, "caption", im.Caption)
+		b = appendField(b, "geo_location", im.GeoLocation)
+		b = appendField(b, "title", im.Title)
+		b = appendField(b, "license", im.License)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendAlternatesJSON appends alternates as a JSON array, as
+// encoding/json would with the fields' tags.
+func appendAlternatesJSON(b []byte, alternates []sitemap.Alternate) []byte {
+	b = append(b, '[')
+	for i := range alternates {
+		a := &alternates[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"hreflang":`...)
+		b = appendString(b, a.Hreflang)
+		b = append(b, `,"href":`...)
+		b = appendString(b, a.Href)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 func appendField(b []byte, name, v string) []byte {

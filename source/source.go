@@ -31,9 +31,14 @@
 // RFC 4180, with a header row naming the columns. loc is required; lastmod,
 // changefreq and priority are optional; image may be repeated, one image
 // per non-empty cell; alternate:<hreflang> columns hold hreflang
-// alternates (alternate:de-DE, alternate:x-default). A sitemap column (the
-// file `sitemapkit read` found the URL in) is accepted and ignored. Any
-// other column is an error: a misspelt header must not silently drop data.
+// alternates (alternate:de-DE, alternate:x-default). The columns images,
+// alternates, videos and news hold the JSON values of JSONL's fields of
+// those names (an image may be a bare URL), added to what image and
+// alternate:<hreflang> cells hold; an empty cell holds nothing. A sitemap
+// column (the file `sitemapkit read` found the URL in) is accepted and
+// ignored. Any other column is an error: a misspelt header must not
+// silently drop data. [AppendCSV] writes rows that read back as they
+// were, [AppendJSONL] and [AppendText] lines.
 // A content_hash (or etag) column is the row's own word on whether its
 // page changed: not a field of the URL, but its fingerprint (see
 // Fingerprinter), which a change tracker compares instead of the row's
@@ -42,6 +47,9 @@
 //
 //	loc,lastmod,priority,image,image,alternate:de-DE
 //	https://www.example.com/p/1,2024-05-01,0.8,https://www.example.com/1.jpg,,https://www.example.com/de/p/1
+//
+//	loc,lastmod,images,alternates
+//	https://www.example.com/p/2,2024-05-01,"[""https://www.example.com/2.jpg""]","[{""hreflang"":""de"",""href"":""https://www.example.com/de/p/2""}]"
 //
 // # JSONL
 //

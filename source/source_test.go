@@ -127,7 +127,7 @@ func TestCSVErrors(t *testing.T) {
 		fatal    bool
 	}{
 		{name: "unknown column", in: "loc,lastmode\nhttps://www.example.com/\n",
-			want: []string{`f.csv:1:5: bad CSV header: unknown column "lastmode": did you mean "lastmod"? (want loc, lastmod, changefreq, priority, image, alternate:<hreflang>, content_hash, etag or sitemap)`}, fatal: true},
+			want: []string{`f.csv:1:5: bad CSV header: unknown column "lastmode": did you mean "lastmod"? (want loc, lastmod, changefreq, priority, image, images, alternate:<hreflang>, alternates, videos, news, content_hash, etag or sitemap)`}, fatal: true},
 		{name: "no loc", in: "lastmod\n2024-01-01\n", want: []string{"f.csv:1:1: bad CSV header: no loc column"}, fatal: true},
 		{name: "twice", in: "loc,LOC\n", want: []string{`f.csv:1:5: bad CSV header: column "LOC" appears twice`}, fatal: true},
 		{name: "no hreflang", in: "loc,alternate:\n", want: []string{`f.csv:1:5: bad CSV header: column "alternate:" has no hreflang (e.g. alternate:de-DE)`}, fatal: true},

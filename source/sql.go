@@ -1,10 +1,8 @@
 package source
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,14 +92,9 @@ type sqlColumn struct {
 	float4 bool   // a 4-byte float: written with float32's shortest form
 }
 
-// Column kinds only SQL has, after those CSV shares (see fieldColumn).
-const (
-	colImages     colKind = colSitemap + 1 + iota // JSON array of URLs or image objects
-	colAlternates                                 // JSON array of {"hreflang","href"}
-	colVideos                                     // JSON array of video objects
-	colNews                                       // JSON news object
-	colNone                                       // read by the loc template only
-)
+// colNone is the kind of a column the loc template alone reads: SQL's
+// own, after those CSV shares (see fieldColumn).
+const colNone = colNews + 1
 
 // A QueryError is an error about a query as a whole: the database's own
 // (cannot connect, bad SQL, the connection lost mid-stream) or a result
@@ -294,14 +287,6 @@ func (s *SQL) mapColumns() error {
 		switch {
 		case ok && col.kind != colSitemap:
 			c.column = col
-		case key == "images":
-			c.kind = colImages
-		case key == "alternates":
-			c.kind = colAlternates
-		case key == "videos":
-			c.kind = colVideos
-		case key == "news":
-			c.kind = colNews
 		case s.tmpl != nil && s.tmpl.uses(i):
 			c.kind = colNone
 		default:
@@ -440,79 +425,11 @@ func (s *SQL) set(u *sitemap.URL, i int) error {
 	if err != nil || text == "" {
 		return err
 	}
-	switch c.kind {
-	case colImages:
-		return s.images(u, text)
-	case colAlternates:
-		return s.decodeJSON(text, &u.Alternates, "an array of {\"hreflang\", \"href\"} objects")
-	case colVideos:
-		return s.decodeJSON(text, &u.Videos, "an array of video objects")
-	case colNews:
-		return s.decodeJSON(text, &u.News, "a news object")
-	case colContentHash:
+	if c.kind == colContentHash {
 		s.print.set(text)
 		return nil
 	}
-	c.column.set(u, text)
-	return nil
-}
-
-// images appends the images of a JSON array of URLs or image objects.
-func (s *SQL) images(u *sitemap.URL, text string) error {
-	var elems []json.RawMessage
-	if err := s.decodeJSON(text, &elems, "an array of image URLs or objects"); err != nil {
-		return err
-	}
-	for k, e := range elems {
-		var img sitemap.Image
-		if len(e) > 0 && e[0] == '"' {
-			if err := json.Unmarshal(e, &img.Loc); err != nil {
-				return fmt.Errorf("%w: image %d: %v", ErrJSON, k+1, err)
-			}
-		} else if err := s.decodeJSON(string(e), &img, "a URL or an image object"); err != nil {
-			return fmt.Errorf("image %d: %w", k+1, err)
-		}
-		if img.Loc != "" {
-			u.Images = append(u.Images, img)
-		}
-	}
-	return nil
-}
-
-// decodeJSON decodes one JSON value into v, refusing unknown fields and
-// accepting a number wherever a string is wanted, as JSONL does.
-func (s *SQL) decodeJSON(text string, v any, want string) error {
-	s.buf, _ = quoteNumbers(s.buf[:0], text)
-	dec := json.NewDecoder(bytes.NewReader(s.buf))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		if off := dec.InputOffset(); len(bytes.TrimSpace(s.buf[off:])) > 0 {
-			return fmt.Errorf("%w: more than one JSON value", ErrJSON)
-		}
-		return nil
-	}
-	var (
-		se *json.SyntaxError
-		te *json.UnmarshalTypeError
-	)
-	switch {
-	case errors.As(err, &se):
-		return fmt.Errorf("%w: %s", ErrJSON, strings.TrimPrefix(se.Error(), "json: "))
-	case errors.As(err, &te) && te.Field == "":
-		return fmt.Errorf("%w: a JSON %s, want %s", ErrJSON, te.Value, want)
-	case errors.As(err, &te):
-		return fmt.Errorf("%w: field %q is a JSON %s, want %s", ErrJSON, te.Field, te.Value, kindName(te.Type))
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		if uq, e := strconv.Unquote(name); e == nil {
-			name = uq
-		}
-		return fmt.Errorf("%w %q (want %s)", ErrUnknownField, name, want)
-	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		return fmt.Errorf("%w: unexpected end of JSON", ErrJSON)
-	}
-	return fmt.Errorf("%w: %s", ErrJSON, strings.TrimPrefix(err.Error(), "json: "))
+	return c.column.set(u, text, &s.buf)
 }
 
 // sqlText is a column value as text. Timestamps are refused: outside

@@ -2,19 +2,14 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -50,12 +45,12 @@ Formats:
          input (loc, lastmod, changefreq, priority, images, videos, news,
          alternates) plus "sitemap", the document it came from (generate
          accepts and ignores it, so the output feeds generate as it is).
-  csv    a header row, then one row per entry: loc, lastmod, changefreq,
-         priority, "sitemap" (unless --no-source), one image column per
-         image (repeated header "image"), and one alternate:<hreflang>
-         column per language: generate's CSV input, as it is. Videos and
-         news do not fit in CSV; use jsonl for them. The header depends on
-         every entry, so the rows come out once all are read.
+  csv    a header row, then one row per entry, with the same columns
+         whatever the entries carry: loc, lastmod, changefreq, priority,
+         sitemap (unless --no-source), then images, videos, news and
+         alternates, which hold JSON (the jsonl format's values of those
+         fields; empty when the entry has none). Generate's CSV input, as
+         it is; rows come out as they are read.
   text   one loc per line.
 
 Problems (a damaged file, an HTTP error) are reported on stderr as
@@ -102,23 +97,10 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 	// No larger than a chunk: a chunk then goes to stdout as it is, not
 	// copied into the buffer first.
 	out := bufio.NewWriterSize(a.stdout, flushSize)
-	w := out
-	var spool *os.File
-	csvInfo := &csvCollector{hreflangs: map[string]bool{}, withSource: !o.noSource}
-	defer csvInfo.close()
+	withSource := !o.noSource
 	if o.format == "csv" {
-		// The header depends on every entry (image and hreflang columns):
-		// rows are spooled to a file, then written out (csvCollector).
-		f, err := createUnlinked("sitemapkit-read-*.spool")
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		defer os.Remove(f.Name())
-		defer f.Close()
-		spool = f
-		w = bufio.NewWriterSize(f, flushSize) // as out: a chunk is written as it is
+		out.WriteString(source.CSVHeader(withSource))
 	}
-	withSource := !o.noSource || o.format == "csv"
 
 	// A character read as something else (invalid UTF-8 as U+FFFD, a NUL
 	// kept) changes the entry: said with its place, and an error. The
@@ -196,34 +178,20 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		}
 		switch o.format {
 		case "text":
-			buf = append(appendTextLoc(buf, u.Loc), '\n')
+			buf = source.AppendText(buf, &u)
 		case "csv":
-			var err error
-			if buf, err = csvInfo.spool(buf, &u, doc); err != nil {
-				return &exitError{code: exitUsage, err: err}
-			}
+			buf = source.AppendCSV(buf, &u, doc, withSource)
 		default:
 			buf = source.AppendJSONL(buf, &u, doc)
 		}
 		if len(buf) >= flushSize {
-			w.Write(buf)
+			out.Write(buf)
 			buf = buf[:0]
 		}
 	}
-	w.Write(buf)
+	out.Write(buf)
 	if resolved > 0 {
 		fmt.Fprintf(a.stderr, "sitemapkit: %s resolved against --base\n", countOf(resolved, "relative URL"))
-	}
-	if spool != nil {
-		if err := w.Flush(); err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		if err := csvInfo.write(out, a.stdout, spool); err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		if n := csvInfo.dropped; n > 0 {
-			fmt.Fprintf(a.stderr, "sitemapkit: %d entries carry videos or news, which CSV cannot hold; use --format jsonl to keep them\n", n)
-		}
 	}
 	if err := out.Flush(); err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing output: %w", err)}
@@ -270,388 +238,6 @@ func notRead(se *source.SitemapError) bool {
 	}
 	return false
 }
-
-// csvCollector writes CSV while the columns are learnt: the header depends
-// on every entry (an image column per image, one per hreflang), so rows
-// go to a spool file first, already as CSV, in the columns every row has
-// (loc, lastmod, changefreq, priority, sitemap), and the images and
-// alternates of the few entries that carry them to a second file, by row.
-// Without any, the spool is the output as it is, copied out after the
-// header: CSV costs what JSONL does. With some, each row is written out
-// followed by its columns of them.
-type csvCollector struct {
-	withSource bool
-	maxImages  int
-	hreflangs  map[string]bool
-	order      []string
-	dropped    int
-	rows       int
-	extras     *os.File // the images and alternates, by row; nil: none met
-	xw         *bufio.Writer
-	tmp        []byte
-	doc        string // the document of the last row spooled
-	docField   []byte // doc as a CSV field
-}
-
-// spool appends u's row, with the document doc, to b, and records its
-// images and alternates, if any.
-func (c *csvCollector) spool(b []byte, u *sitemap.URL, doc string) ([]byte, error) {
-	if len(u.Videos) > 0 || u.News != nil {
-		c.dropped++
-	}
-	b = appendCSVFields(b, []string{u.Loc, u.LastMod, u.ChangeFreq, u.Priority})
-	if c.withSource {
-		if doc != c.doc { // every row of a document names it: made once
-			c.doc, c.docField = doc, appendCSVField(c.docField[:0], doc)
-		}
-		b = append(append(b, ','), c.docField...)
-	}
-	b = append(b, '\n')
-	if len(u.Images)+len(u.Alternates) > 0 {
-		if err := c.spoolExtras(u); err != nil {
-			return b, err
-		}
-	}
-	c.rows++
-	return b, nil
-}
-
-// spoolExtras records u's images and alternates for row c.rows: the row
-// number, then each list as its length and strings, an image's loc and an
-// alternate's href escaped for CSV, an hreflang as it is (a string is its
-// length, uvarint, and bytes).
-func (c *csvCollector) spoolExtras(u *sitemap.URL) error {
-	if c.extras == nil {
-		f, err := createUnlinked("sitemapkit-read-*.extras")
-		if err != nil {
-			return err
-		}
-		c.extras, c.xw = f, bufio.NewWriterSize(f, 64<<10)
-	}
-	c.maxImages = max(c.maxImages, len(u.Images))
-	str := func(b, s []byte) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) }
-	b := binary.AppendUvarint(c.tmp[:0], uint64(c.rows))
-	b = binary.AppendUvarint(b, uint64(len(u.Images)))
-	for i := range u.Images {
-		b = str(b, appendCSVField(nil, u.Images[i].Loc))
-	}
-	b = binary.AppendUvarint(b, uint64(len(u.Alternates)))
-	for i := range u.Alternates {
-		a := &u.Alternates[i]
-		if !c.hreflangs[a.Hreflang] {
-			c.hreflangs[a.Hreflang] = true
-			c.order = append(c.order, a.Hreflang)
-		}
-		b = str(b, []byte(a.Hreflang))
-		b = str(b, appendCSVField(nil, a.Href))
-	}
-	c.tmp = b
-	_, err := c.xw.Write(b)
-	return err
-}
-
-// close closes the extras file.
-func (c *csvCollector) close() {
-	if c.extras != nil {
-		c.extras.Close()
-		os.Remove(c.extras.Name())
-	}
-}
-
-// createUnlinked creates a temporary file, named by pattern as
-// os.CreateTemp names it, and removes its name at once (the file lives
-// until it is closed): a run killed, or ended by a closed pipe, leaves
-// nothing behind. A system that keeps an open file's name (Windows) needs
-// the caller's os.Remove after Close.
-func createUnlinked(pattern string) (*os.File, error) {
-	f, err := os.CreateTemp("", pattern)
-	if err != nil {
-		return nil, err
-	}
-	os.Remove(f.Name())
-	return f, nil
-}
-
-// spoolReader reads back what spoolExtras wrote.
-type spoolReader struct {
-	r   *bufio.Reader
-	buf []byte
-	err error
-}
-
-func (s *spoolReader) count() int {
-	n, err := binary.ReadUvarint(s.r)
-	if err != nil && s.err == nil {
-		s.err = err
-	}
-	return int(n)
-}
-
-// bytes returns the next string; it is valid until the next call.
-func (s *spoolReader) bytes() []byte {
-	n := s.count()
-	if s.err != nil {
-		return nil
-	}
-	if cap(s.buf) < n {
-		s.buf = make([]byte, n)
-	}
-	s.buf = s.buf[:n]
-	if _, err := io.ReadFull(s.r, s.buf); err != nil {
-		s.err = err
-		return nil
-	}
-	return s.buf
-}
-
-// write writes the header, then the spooled rows, to out, which buffers
-// dst.
-func (c *csvCollector) write(out *bufio.Writer, dst io.Writer, spool *os.File) error {
-	if _, err := spool.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	header := []string{"loc", "lastmod", "changefreq", "priority"}
-	if c.withSource {
-		header = append(header, "sitemap")
-	}
-	for range c.maxImages {
-		header = append(header, "image")
-	}
-	col := map[string]int{}
-	for i, h := range c.order {
-		col[h] = i
-		header = append(header, "alternate:"+h)
-	}
-	if _, err := out.Write(appendCSVRow(nil, header)); err != nil {
-		return err
-	}
-	if c.extras == nil {
-		// Every row is complete as spooled: copied by the system where it
-		// can (sendfile to a pipe or a device, copy_file_range to a file).
-		if err := out.Flush(); err != nil {
-			return err
-		}
-		if _, handled, err := sendSpool(dst, spool); handled {
-			return err
-		}
-		_, err := io.Copy(out, spool)
-		return err
-	}
-	if err := c.xw.Flush(); err != nil {
-		return err
-	}
-	if _, err := c.extras.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	xr := &spoolReader{r: bufio.NewReaderSize(c.extras, 64<<10)}
-	next := xr.count() // the row of the next extras record
-	rows := bufio.NewReaderSize(spool, 1<<20)
-	images := make([][]byte, c.maxImages)
-	alts := make([][]byte, len(c.order))
-	var b []byte
-	for i := 0; i < c.rows; i++ {
-		row, err := csvRecord(rows)
-		if err != nil {
-			return fmt.Errorf("spooled row %d: %w", i+1, err)
-		}
-		b = append(b, row[:len(row)-1]...) // its line end comes after the extras
-		clear(images)
-		clear(alts)
-		if xr.err == nil && next == i {
-			for k := range xr.count() {
-				images[k] = append(images[k][:0], xr.bytes()...)
-			}
-			for range xr.count() {
-				k, ok := col[string(xr.bytes())]
-				href := xr.bytes()
-				if ok && alts[k] == nil {
-					alts[k] = append([]byte(nil), href...)
-				}
-			}
-			next = xr.count()
-		}
-		for _, v := range images {
-			b = append(append(b, ','), v...)
-		}
-		for _, v := range alts {
-			b = append(append(b, ','), v...)
-		}
-		b = append(b, '\n')
-		if len(b) >= flushSize {
-			if _, err := out.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
-		}
-	}
-	if xr.err != nil && xr.err != io.EOF {
-		return fmt.Errorf("spooled images and alternates: %w", xr.err)
-	}
-	_, err := out.Write(b)
-	return err
-}
-
-// csvRecord reads one record appendCSVRow wrote, its line end included: a
-// line end inside quotes (a field with a newline) does not end it.
-func csvRecord(r *bufio.Reader) ([]byte, error) {
-	line, err := r.ReadBytes('\n')
-	for err == nil && bytes.Count(line, []byte{'"'})%2 == 1 {
-		var more []byte
-		more, err = r.ReadBytes('\n')
-		line = append(line, more...)
-	}
-	return line, err
-}
-
-// appendCSVRow appends fields as a CSV record, as encoding/csv's Writer
-// writes it: quoted when a field has a comma, quote, CR or LF, starts with
-// a space, or is \. (TestCSVRow holds it to the Writer).
-func appendCSVRow(b []byte, fields []string) []byte {
-	return append(appendCSVFields(b, fields), '\n')
-}
-
-// appendCSVFields appends fields, separated by commas, without the line
-// end. A row is written as it is and then tested whole, by the system's
-// vector loops (bytes.Count, IndexByte): a row of plain fields holds no
-// special byte but the commas between them. Only a row with another, or
-// a field that starts with a space or is \., is written again a field at
-// a time. A test a field at a time cost twice as much (BenchmarkCSVRow):
-// lastmod, changefreq and priority are too short for a word at a time.
-func appendCSVFields(b []byte, fields []string) []byte {
-	start := len(b)
-	plain := true
-	for i, f := range fields {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if f != "" && (f[0] <= ' ' || f[0] >= utf8.RuneSelf || f == `\.`) {
-			plain = false // maybe a leading space, or \.: told apart below
-		}
-		b = append(b, f...)
-	}
-	if row := b[start:]; plain && bytes.Count(row, comma) == max(len(fields)-1, 0) &&
-		bytes.IndexByte(row, '"') < 0 && bytes.IndexByte(row, '\n') < 0 && bytes.IndexByte(row, '\r') < 0 {
-		return b
-	}
-	b = b[:start]
-	for i, f := range fields {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendCSVField(b, f)
-	}
-	return b
-}
-
-// appendCSVField appends one field, quoted if it needs to be.
-func appendCSVField(b []byte, f string) []byte {
-	if !csvNeedsQuotes(f) {
-		return append(b, f...)
-	}
-	b = append(b, '"')
-	for {
-		j := strings.IndexByte(f, '"')
-		if j < 0 {
-			break
-		}
-		b = append(b, f[:j+1]...)
-		b = append(b, '"')
-		f = f[j+1:]
-	}
-	b = append(b, f...)
-	return append(b, '"')
-}
-
-// appendTextLoc appends loc for a text listing, one URL a line: a control
-// character (a newline written &#10; in the sitemap, an escape sequence)
-// is percent-encoded, as a URL parser encodes it, so that a hostile
-// sitemap cannot add lines of its own to the listing, nor drive the
-// terminal. Such a loc is no valid URL; validate reports it.
-func appendTextLoc(b []byte, loc string) []byte {
-	i := 0
-	for ; i+8 <= len(loc); i += 8 {
-		if hasControl8(binary.LittleEndian.Uint64([]byte(loc[i : i+8]))) {
-			break
-		}
-	}
-	for ; i < len(loc); i++ {
-		if c := loc[i]; c < 0x20 || c == 0x7f {
-			break
-		}
-	}
-	if i == len(loc) {
-		return append(b, loc...)
-	}
-	for j := 0; j < len(loc); j++ {
-		if c := loc[j]; c < 0x20 || c == 0x7f {
-			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
-		} else {
-			b = append(b, c)
-		}
-	}
-	return b
-}
-
-const upperHex = "0123456789ABCDEF"
-
-// hasControl8 reports whether one of the eight bytes of x is below 0x20
-// or is 0x7f (DEL): x-0x20 borrows into the high bit of a byte below 0x20
-// that had it clear ("Bit Twiddling Hacks", hasless, exact as to whether
-// there is one).
-func hasControl8(x uint64) bool {
-	const ones, high = 0x0101010101010101, 0x8080808080808080
-	return (x-ones*0x20)&^x&high|zeroByte(x^(ones*0x7f)) != 0
-}
-
-// comma is what separates two fields.
-var comma = []byte{','}
-
-// csvNeedsQuotes reports whether f is quoted as encoding/csv quotes it.
-func csvNeedsQuotes(f string) bool {
-	if f == "" {
-		return false
-	}
-	if f == `\.` {
-		return true
-	}
-	// Eight bytes at a time, then a table, not strings.ContainsAny: this
-	// runs for every field of a million rows.
-	i := 0
-	for ; i+8 <= len(f); i += 8 {
-		if csvSpecial8(binary.LittleEndian.Uint64([]byte(f[i : i+8]))) { // one load: the conversion is not made
-			return true
-		}
-	}
-	for ; i < len(f); i++ {
-		if csvSpecial[f[i]] {
-			return true
-		}
-	}
-	if f[0] < utf8.RuneSelf {
-		return f[0] == ' ' || f[0] >= '\t' && f[0] <= '\r'
-	}
-	r, _ := utf8.DecodeRuneInString(f)
-	return unicode.IsSpace(r)
-}
-
-// csvSpecial8 reports whether one of the eight bytes of x is one that
-// makes a field quoted (",", `"`, CR, LF): x^c has a zero byte where x has
-// c, found by the zero-byte trick of "Bit Twiddling Hacks" (exact as to
-// whether there is one).
-func csvSpecial8(x uint64) bool {
-	const ones = 0x0101010101010101
-	return zeroByte(x^(ones*','))|zeroByte(x^(ones*'"'))|zeroByte(x^(ones*'\r'))|zeroByte(x^(ones*'\n')) != 0
-}
-
-// zeroByte has the high bit of a byte set where v has a zero byte, and
-// maybe (after one) where it has 0x01; zero when v has none.
-func zeroByte(v uint64) uint64 {
-	const ones, high = 0x0101010101010101, 0x8080808080808080
-	return (v - ones) & ^v & high
-}
-
-// csvSpecial marks the bytes that make a field quoted.
-var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
 
 // checkSiteFlags refuses the values of addSiteFlags's flags that mean
 // nothing: their defaults are numbers, so a 0 given is a mistake, not a

@@ -119,36 +119,58 @@ func TestReadOrderAcrossConcurrentChildren(t *testing.T) {
 	}
 }
 
+// TestReadCSV: read --format csv writes a header of fixed columns, then a
+// row per entry as it is read, extensions as JSON: every field of an
+// entry, videos and news included, as the JSONL output has it.
 func TestReadCSV(t *testing.T) {
 	dir := t.TempDir()
 	p := write(t, dir, "s.xml", xmlURLSet(richEntry, entry(vbase+"plain"),
 		`<url><loc>https://www.example.com/fr</loc><xhtml:link rel="alternate" hreflang="fr" href="https://www.example.com/fr"/></url>`))
 	code, out, errOut := sk(t, "read", "--format", "csv", p)
-	if code != 0 {
+	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	if !strings.Contains(errOut, "1 entries carry videos or news") {
-		t.Errorf("no note about videos/news: %q", errOut)
 	}
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHeader := []string{"loc", "lastmod", "changefreq", "priority", "sitemap", "image", "image", "alternate:de", "alternate:x-default", "alternate:fr"}
+	wantHeader := []string{"loc", "lastmod", "changefreq", "priority", "sitemap", "images", "videos", "news", "alternates"}
 	if !reflect.DeepEqual(rows[0], wantHeader) {
 		t.Fatalf("header %q, want %q", rows[0], wantHeader)
 	}
 	want := [][]string{
-		{`https://www.example.com/p?a=1&b="x"`, "2024-05-01T10:00:00+02:00", "weekly", "0.8", p, "https://www.example.com/1.jpg", "https://www.example.com/2.jpg", "https://www.example.com/de/p", "https://www.example.com/p", ""},
-		{vbase + "plain", "2024-05-01", "", "", p, "", "", "", "", ""},
-		{"https://www.example.com/fr", "", "", "", p, "", "", "", "", "https://www.example.com/fr"},
+		{`https://www.example.com/p?a=1&b="x"`, "2024-05-01T10:00:00+02:00", "weekly", "0.8", p,
+			`[{"loc":"https://www.example.com/1.jpg","caption":"One <b>"},{"loc":"https://www.example.com/2.jpg"}]`,
+			`[{"thumbnail_loc":"https://www.example.com/t.jpg","title":"T","description":"D","content_loc":"https://www.example.com/v.mp4","duration":"60","tags":["a","b"]}]`,
+			`{"publication":{"name":"Example Times","language":"en"},"publication_date":"2024-05-01","title":"Héadline"}`,
+			`[{"hreflang":"de","href":"https://www.example.com/de/p"},{"hreflang":"x-default","href":"https://www.example.com/p"}]`},
+		{vbase + "plain", "2024-05-01", "", "", p, "", "", "", ""},
+		{"https://www.example.com/fr", "", "", "", p, "", "", "", `[{"hreflang":"fr","href":"https://www.example.com/fr"}]`},
 	}
 	if !reflect.DeepEqual(rows[1:], want) {
 		t.Errorf("rows\n%q\nwant\n%q", rows[1:], want)
 	}
+	// The same entries as the JSONL output, field for field.
+	_, jsonl, _ := sk(t, "read", p)
+	jsonRows := decodeJSONL(t, jsonl, false)
+	var fromCSV []sitemap.URL
+	for _, r := range rows[1:] {
+		u := sitemap.URL{Loc: r[0], LastMod: r[1], ChangeFreq: r[2], Priority: r[3]}
+		for i, v := range []any{&u.Images, &u.Videos, &u.News, &u.Alternates} {
+			if r[5+i] != "" {
+				if err := json.Unmarshal([]byte(r[5+i]), v); err != nil {
+					t.Fatalf("column %s: %v", wantHeader[5+i], err)
+				}
+			}
+		}
+		fromCSV = append(fromCSV, u)
+	}
+	if !reflect.DeepEqual(fromCSV, jsonRows) {
+		t.Errorf("CSV entries\n%+v\nJSONL's\n%+v", fromCSV, jsonRows)
+	}
 	_, out, _ = sk(t, "read", "--format", "csv", "--no-source", p)
-	if strings.Contains(strings.SplitN(out, "\n", 2)[0], "sitemap") {
-		t.Errorf("--no-source kept the column: %q", out)
+	if got := strings.SplitN(out, "\n", 2)[0]; got != "loc,lastmod,changefreq,priority,images,videos,news,alternates" {
+		t.Errorf("--no-source header %q", got)
 	}
 }
 
@@ -215,68 +237,6 @@ func TestReadSaysWhatItAltered(t *testing.T) {
 	for _, want := range []string{p + ":3:36: error[invalid-character]: byte 0xFF is not UTF-8", p + ":4:36: error[invalid-character]: character reference &#0;"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
-		}
-	}
-}
-
-// TestCSVRow: read --format csv writes rows as encoding/csv's Writer does,
-// quoting and all, and encoding/csv reads them back as they were.
-func TestCSVRow(t *testing.T) {
-	for _, row := range [][]string{
-		{"https://www.example.com/a", "", "weekly", "0.5"},
-		{"https://www.example.com/a,b", `say "hi"`, " lead", "\t", "line\nbreak", "cr\rhere", `\.`, "\u00a0nbsp", "é"},
-		{""},
-	} {
-		var want bytes.Buffer
-		w := csv.NewWriter(&want)
-		w.Write(row)
-		w.Flush()
-		if got := string(appendCSVRow(nil, row)); got != want.String() {
-			t.Errorf("appendCSVRow(%q) = %q, encoding/csv writes %q", row, got, want.String())
-		}
-		if len(row) == 1 && row[0] == "" {
-			continue // an empty line, which CSV readers skip
-		}
-		back, err := csv.NewReader(strings.NewReader(string(appendCSVRow(nil, row)))).Read()
-		if err != nil || !slices.Equal(back, row) {
-			t.Errorf("read back %q, %v; want %q", back, err, row)
-		}
-	}
-}
-
-// TestCSVRecord: a spooled row is read back whole, a quoted line end in a
-// field included.
-func TestCSVRecord(t *testing.T) {
-	var b []byte
-	rows := [][]string{{"a", "b"}, {"x\ny", `q"\n"`, "z"}, {"", "last"}}
-	for _, r := range rows {
-		b = appendCSVRow(b, r)
-	}
-	r := bufio.NewReader(bytes.NewReader(b))
-	for _, want := range rows {
-		got, err := csvRecord(r)
-		if err != nil || string(got) != string(appendCSVRow(nil, want)) {
-			t.Errorf("csvRecord = %q, %v; want the row %q", got, err, want)
-		}
-	}
-}
-
-// TestCSVQuotesEveryPlace: a byte that makes a field quoted is found at
-// any place of a long field (the test eight bytes at a time, and the rest),
-// as encoding/csv's Writer finds it; high bytes are not mistaken for one.
-func TestCSVQuotesEveryPlace(t *testing.T) {
-	for _, c := range []string{",", `"`, "\r", "\n", "é", "\xff", "~", " "} {
-		for n := 1; n <= 20; n++ {
-			for at := 0; at < n; at++ {
-				f := strings.Repeat("a", at) + c + strings.Repeat("b", n-at-1)
-				var want bytes.Buffer
-				w := csv.NewWriter(&want)
-				w.Write([]string{f, "x"})
-				w.Flush()
-				if got := string(appendCSVRow(nil, []string{f, "x"})); got != want.String() {
-					t.Fatalf("appendCSVRow(%q) = %q, encoding/csv writes %q", f, got, want.String())
-				}
-			}
 		}
 	}
 }
@@ -411,9 +371,8 @@ func TestReadFailuresWhereValidateSaysThem(t *testing.T) {
 
 // TestReadInterrupted: an interrupted read prints every entry it had read
 // and exits 130 (it dropped those still in the reader's batches, up to 512
-// for a sitemap that trickles); its CSV spool has no name in TMPDIR even
-// while it runs, so that a run killed, or ended by a closed pipe, leaves
-// nothing.
+// for a sitemap that trickles); it leaves no file in TMPDIR, even while it
+// runs, so that a run killed, or ended by a closed pipe, leaves nothing.
 func TestReadInterrupted(t *testing.T) {
 	s := sitetest.New(t)
 	s.Trickle("/slow.xml", 3000, 20*time.Millisecond)
@@ -433,49 +392,13 @@ func TestReadInterrupted(t *testing.T) {
 		cancel()
 		code := <-done
 		// The first 3,000 came at once, and a few more after them.
-		if n := strings.Count(out.String(), "\n"); code != exitInterrupted || n < 3000 || !strings.HasSuffix(out.String(), "/slow.xml\n") && format == "csv" {
+		if n := strings.Count(out.String(), "\n"); code != exitInterrupted || n < 3000 || !strings.HasSuffix(out.String(), "/slow.xml,,,,\n") && format == "csv" {
 			t.Errorf("%s: exit %d, %d lines printed, want 130 and at least the 3,000 URLs read at once\n%s", format, code, n, errOut.String())
 		}
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("files left in TMPDIR: %v", left)
 	}
-}
-
-// FuzzCSVRow: a row of four fields (a spooled row's loc, lastmod,
-// changefreq and priority) is written as encoding/csv's Writer writes it,
-// whatever the fields hold and wherever: the row is tested whole, its
-// last bytes by a word that overlaps those before them.
-func FuzzCSVRow(f *testing.F) {
-	f.Add("https://www.example.com/a?b=1&c=2", "2024-01-15", "weekly", "0.5")
-	f.Add("https://www.example.com/a,b", "", "", "")
-	f.Add("a", "b", "c", "d")
-	f.Add("", "", "", "")
-	f.Add("https://www.example.com/\"q\"", "2024-01-15T10:00:00+00:00", "daily", "1.0")
-	f.Add("https://www.example.com/x", "2024\n01", " weekly", `\.`)
-	f.Add("\u00a0https://www.example.com/", "é", "\r", "0.5,")
-	f.Fuzz(func(t *testing.T, a, b, c, d string) {
-		row := []string{a, b, c, d}
-		var want bytes.Buffer
-		w := csv.NewWriter(&want)
-		w.Write(row)
-		w.Flush()
-		if got := string(appendCSVRow([]byte("prefix,"), row)); got != "prefix,"+want.String() {
-			t.Fatalf("appendCSVRow(%q) = %q, encoding/csv writes %q", row, got, "prefix,"+want.String())
-		}
-	})
-}
-
-// BenchmarkCSVRow: a spooled row of the ../shared/bench workload, its
-// document's field apart (made once a document).
-func BenchmarkCSVRow(b *testing.B) {
-	row := []string{"https://www.example.com/catalog/item-1?color=red&size=M&ref=1", "2024-01-02T10:00:00+00:00", "weekly", "0.5"}
-	buf := make([]byte, 0, 4096)
-	for range b.N {
-		buf = appendCSVRow(buf[:0], row)
-	}
-	b.SetBytes(int64(len(buf)))
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
 // TestReadTextControlCharacters: a loc holding a line end (written &#10;
@@ -509,25 +432,5 @@ func TestReadTextControlCharacters(t *testing.T) {
 	}
 	if !strings.Contains(out, `https://www.example.com/a\nhttps://evil.example/injected`) {
 		t.Errorf("validate does not show the line end escaped:\n%s", out)
-	}
-}
-
-// TestAppendTextLoc: every control byte, at every place of a loc (the
-// test eight bytes at a time, and the rest), is percent-encoded, and
-// nothing else is.
-func TestAppendTextLoc(t *testing.T) {
-	for _, c := range []byte{0, '\t', '\n', '\r', 0x1b, 0x1f, 0x7f, ' ', '~', 0x80, 0xff} {
-		for n := 1; n <= 20; n++ {
-			for at := 0; at < n; at++ {
-				loc := strings.Repeat("a", at) + string([]byte{c}) + strings.Repeat("b", n-at-1)
-				want := loc
-				if c < 0x20 || c == 0x7f {
-					want = strings.Repeat("a", at) + fmt.Sprintf("%%%02X", c) + strings.Repeat("b", n-at-1)
-				}
-				if got := string(appendTextLoc(nil, loc)); got != want {
-					t.Fatalf("appendTextLoc(%q) = %q, want %q", loc, got, want)
-				}
-			}
-		}
 	}
 }

@@ -1,0 +1,236 @@
+package source
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/sitemapkit/sitemapkit/sitemap"
+)
+
+// TestCSVRow: AppendCSV writes rows as encoding/csv's Writer does,
+// quoting and all, and encoding/csv reads them back as they were.
+func TestCSVRow(t *testing.T) {
+	for _, row := range [][]string{
+		{"https://www.example.com/a", "", "weekly", "0.5"},
+		{"https://www.example.com/a,b", `say "hi"`, " lead", "\t", "line\nbreak", "cr\rhere", `\.`, "\u00a0nbsp", "é"},
+		{""},
+	} {
+		var want bytes.Buffer
+		w := csv.NewWriter(&want)
+		w.Write(row)
+		w.Flush()
+		if got := string(appendCSVRow(nil, row)); got != want.String() {
+			t.Errorf("appendCSVRow(%q) = %q, encoding/csv writes %q", row, got, want.String())
+		}
+		if len(row) == 1 && row[0] == "" {
+			continue // an empty line, which CSV readers skip
+		}
+		back, err := csv.NewReader(strings.NewReader(string(appendCSVRow(nil, row)))).Read()
+		if err != nil || !slices.Equal(back, row) {
+			t.Errorf("read back %q, %v; want %q", back, err, row)
+		}
+	}
+}
+
+// TestCSVQuotesEveryPlace: a byte that makes a field quoted is found at
+// any place of a long field (the test eight bytes at a time, and the rest),
+// as encoding/csv's Writer finds it; high bytes are not mistaken for one.
+func TestCSVQuotesEveryPlace(t *testing.T) {
+	for _, c := range []string{",", `"`, "\r", "\n", "é", "\xff", "~", " "} {
+		for n := 1; n <= 20; n++ {
+			for at := 0; at < n; at++ {
+				f := strings.Repeat("a", at) + c + strings.Repeat("b", n-at-1)
+				var want bytes.Buffer
+				w := csv.NewWriter(&want)
+				w.Write([]string{f, "x"})
+				w.Flush()
+				if got := string(appendCSVRow(nil, []string{f, "x"})); got != want.String() {
+					t.Fatalf("appendCSVRow(%q) = %q, encoding/csv writes %q", f, got, want.String())
+				}
+			}
+		}
+	}
+}
+
+// FuzzCSVRow: a row of four fields (an entry's loc, lastmod,
+// changefreq and priority) is written as encoding/csv's Writer writes it,
+// whatever the fields hold and wherever: the row is tested whole, its
+// last bytes by a word that overlaps those before them.
+func FuzzCSVRow(f *testing.F) {
+	f.Add("https://www.example.com/a?b=1&c=2", "2024-01-15", "weekly", "0.5")
+	f.Add("https://www.example.com/a,b", "", "", "")
+	f.Add("a", "b", "c", "d")
+	f.Add("", "", "", "")
+	f.Add("https://www.example.com/\"q\"", "2024-01-15T10:00:00+00:00", "daily", "1.0")
+	f.Add("https://www.example.com/x", "2024\n01", " weekly", `\.`)
+	f.Add("\u00a0https://www.example.com/", "é", "\r", "0.5,")
+	f.Fuzz(func(t *testing.T, a, b, c, d string) {
+		row := []string{a, b, c, d}
+		var want bytes.Buffer
+		w := csv.NewWriter(&want)
+		w.Write(row)
+		w.Flush()
+		if got := string(appendCSVRow([]byte("prefix,"), row)); got != "prefix,"+want.String() {
+			t.Fatalf("appendCSVRow(%q) = %q, encoding/csv writes %q", row, got, "prefix,"+want.String())
+		}
+	})
+}
+
+// BenchmarkCSVRow: a row of the ../shared/bench workload as
+// `read --format csv` writes it, its document included.
+func BenchmarkCSVRow(b *testing.B) {
+	u := sitemap.URL{Loc: "https://www.example.com/catalog/item-1?color=red&size=M&ref=1", LastMod: "2024-01-02T10:00:00+00:00", ChangeFreq: "weekly", Priority: "0.5"}
+	doc := "https://www.example.com/sitemaps/sitemap-1.xml.gz"
+	buf := make([]byte, 0, 4096)
+	for range b.N {
+		buf = AppendCSV(buf[:0], &u, doc, true)
+	}
+	b.SetBytes(int64(len(buf)))
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// TestAppendTextLoc: every control byte, at every place of a loc (the
+// test eight bytes at a time, and the rest), is percent-encoded, and
+// nothing else is.
+func TestAppendTextLoc(t *testing.T) {
+	for _, c := range []byte{0, '\t', '\n', '\r', 0x1b, 0x1f, 0x7f, ' ', '~', 0x80, 0xff} {
+		for n := 1; n <= 20; n++ {
+			for at := 0; at < n; at++ {
+				loc := strings.Repeat("a", at) + string([]byte{c}) + strings.Repeat("b", n-at-1)
+				want := loc
+				if c < 0x20 || c == 0x7f {
+					want = strings.Repeat("a", at) + fmt.Sprintf("%%%02X", c) + strings.Repeat("b", n-at-1)
+				}
+				if got := string(appendTextLoc(nil, loc)); got != want {
+					t.Fatalf("appendTextLoc(%q) = %q, want %q", loc, got, want)
+				}
+			}
+		}
+	}
+}
+
+// richURL carries every field a URL has.
+func richURL() sitemap.URL {
+	return sitemap.URL{
+		Loc: `https://www.example.com/p?a=1&b="x",y`, LastMod: "2024-05-01T10:00:00+02:00", ChangeFreq: "weekly", Priority: "0.8",
+		Images:     []sitemap.Image{{Loc: "https://www.example.com/1.jpg", Caption: "One, \"two\"\nthree", Title: "T"}, {Loc: "https://www.example.com/2.jpg"}},
+		Videos:     []sitemap.Video{{ThumbnailLoc: "https://www.example.com/t.jpg", Title: "V", Description: "D é", ContentLoc: "https://www.example.com/v.mp4", Duration: "60", Tags: []string{"a", "b"}}},
+		News:       &sitemap.News{Publication: sitemap.Publication{Name: "Example Times", Language: "en"}, PublicationDate: "2024-05-01", Title: "Héadline"},
+		Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "https://www.example.com/de/p"}, {Hreflang: "x-default", Href: "https://www.example.com/p"}},
+	}
+}
+
+// readCSV reads what New reads from in, as CSV, failing on any error.
+func readCSV(t testing.TB, in []byte) []sitemap.URL {
+	t.Helper()
+	var got []sitemap.URL
+	for u, err := range New(bytes.NewReader(in), "in.csv", FormatCSV).All() {
+		if err != nil {
+			t.Fatalf("reading back %q: %v", in, err)
+		}
+		got = append(got, u)
+	}
+	return got
+}
+
+// TestAppendCSVRoundTrip: every field of an entry, extensions included,
+// comes back from the CSV reader as it was written, with or without the
+// document's column; encoding/csv reads the rows, each as long as the
+// header.
+func TestAppendCSVRoundTrip(t *testing.T) {
+	urls := []sitemap.URL{richURL(), {Loc: "https://www.example.com/plain"}, {Loc: "https://www.example.com/img", Images: []sitemap.Image{{Loc: "https://www.example.com/i.png"}}}}
+	for _, withDoc := range []bool{true, false} {
+		b := []byte(CSVHeader(withDoc))
+		for i := range urls {
+			b = AppendCSV(b, &urls[i], "https://www.example.com/sitemap, \"1\".xml", withDoc)
+		}
+		if got := readCSV(t, b); !reflect.DeepEqual(got, urls) {
+			t.Errorf("withDoc %v: read back\n%+v\nwant\n%+v\nfrom\n%s", withDoc, got, urls, b)
+		}
+		r := csv.NewReader(bytes.NewReader(b))
+		recs, err := r.ReadAll()
+		if err != nil || len(recs) != len(urls)+1 {
+			t.Fatalf("encoding/csv: %d records, %v", len(recs), err)
+		}
+		if withDoc && recs[1][4] != "https://www.example.com/sitemap, \"1\".xml" {
+			t.Errorf("sitemap column %q", recs[1][4])
+		}
+	}
+}
+
+// TestCSVJSONColumnErrors: a JSON cell that is not what its column holds
+// is an error naming the file, line, column and what was wanted; the rows
+// around it are read.
+func TestCSVJSONColumnErrors(t *testing.T) {
+	for _, tc := range []struct{ cell, want string }{
+		{`"[{""loc"":1}]"`, ""}, // a number is a string, as in JSONL
+		{`"[{""lok"":""x""}]"`, `unknown field "lok"`},
+		{`nope`, "invalid character"},
+		{`"{""loc"":""x""}"`, "want an array of image URLs or objects"},
+		{`"[""a""] [""b""]"`, "more than one JSON value"},
+	} {
+		in := "loc,images\nhttps://www.example.com/a,\nhttps://www.example.com/b," + tc.cell + "\nhttps://www.example.com/c,\n"
+		s := New(strings.NewReader(in), "in.csv", FormatCSV)
+		var locs []string
+		var errs []error
+		for u, err := range s.All() {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			locs = append(locs, u.Loc)
+		}
+		if tc.want == "" {
+			if len(errs) > 0 || len(locs) != 3 {
+				t.Errorf("%s: %v, %q", tc.cell, errs, locs)
+			}
+			continue
+		}
+		if len(errs) != 1 || !slices.Equal(locs, []string{"https://www.example.com/a", "https://www.example.com/c"}) {
+			t.Fatalf("%s: errors %v, locs %q", tc.cell, errs, locs)
+		}
+		msg := errs[0].Error()
+		if !strings.HasPrefix(msg, "in.csv:3:27: ") || !strings.Contains(msg, `column "images"`) || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: error %q, want in.csv:3:27 and %q", tc.cell, msg, tc.want)
+		}
+	}
+}
+
+// FuzzAppendCSV: whatever an entry's fields hold (valid UTF-8; a
+// non-empty loc), its row reads back as the same entry.
+func FuzzAppendCSV(f *testing.F) {
+	f.Add("https://www.example.com/a", "2024-01-01", "https://www.example.com/i.jpg", "cap", "de", "https://www.example.com/de", "T", "doc.xml")
+	f.Add("a,b", `"q"`, "x\ny", "\r", " lead", `\.`, "é", "\u2028")
+	f.Add(`\.`, "", "", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, loc, lastmod, img, caption, hreflang, href, title, doc string) {
+		for _, s := range []string{loc, lastmod, img, caption, hreflang, href, title, doc} {
+			if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+				return // the reader refuses such text, as it should
+			}
+		}
+		if strings.TrimSpace(loc) == "" {
+			return
+		}
+		u := sitemap.URL{Loc: loc, LastMod: lastmod}
+		if img != "" {
+			u.Images = []sitemap.Image{{Loc: img, Caption: caption}}
+		}
+		if href != "" {
+			u.Alternates = []sitemap.Alternate{{Hreflang: hreflang, Href: href}}
+		}
+		if title != "" {
+			u.News = &sitemap.News{Title: title}
+		}
+		b := AppendCSV([]byte(CSVHeader(true)), &u, doc, true)
+		got := readCSV(t, b)
+		if len(got) != 1 || !reflect.DeepEqual(got[0], u) {
+			t.Fatalf("read back %+v, want %+v, from %q", got, u, b)
+		}
+	})
+}
