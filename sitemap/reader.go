@@ -31,7 +31,8 @@ type Position struct {
 // autoplay and allow_embed), which is read all the same where the URL type
 // has a field for it; RuleParseError for damage the Reader recovers from:
 // an undefined entity, a bare '&', an undeclared namespace prefix, text
-// where only elements belong, content after the root element.
+// where only elements belong. (An element after the root element is an
+// error: what it holds is not read.)
 type Notice struct {
 	Pos  Position
 	Rule string

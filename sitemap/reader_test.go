@@ -394,10 +394,10 @@ var rdCases = []rdCase{
 		notices: []string{"2:28 invalid-character", "3:28 invalid-character", "4:28 invalid-character"},
 	},
 	{
-		name:    "text outside elements and content after the root",
-		in:      "<urlset " + ns + ">\nstray\n<url><loc>http://a.example/</loc>x</url></urlset>\n<urlset/>",
+		name:    "text outside elements",
+		in:      "<urlset " + ns + ">\nstray\n<url><loc>http://a.example/</loc>x</url></urlset>\n",
 		locs:    []string{"http://a.example/"},
-		notices: []string{"2:1 parse-error", "3:34 parse-error", "4:1 parse-error"},
+		notices: []string{"2:1 parse-error", "3:34 parse-error"},
 	},
 	{
 		name:    "XML declaration with another encoding",
@@ -407,6 +407,15 @@ var rdCases = []rdCase{
 	},
 
 	// Refused.
+	{
+		// A second document run into the first: its entries are not
+		// read, which a reader of the first must be told.
+		name:   "an element after the root",
+		in:     "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url></urlset>\n<urlset " + ns + "><url><loc>http://a.example/2</loc></url></urlset>",
+		locs:   []string{"http://a.example/1"},
+		errMsg: "element <urlset> after the root element </urlset> (not read)",
+		errPos: "3:1",
+	},
 	{
 		name:   "truncated",
 		in:     "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url>\n<url><loc>http://a.exa",

@@ -46,7 +46,9 @@ func (r *Reader) finish() error {
 		return err
 	}
 	if tok == tokStart {
-		r.warn(s.tag.off, RuleParseError, fmt.Sprintf("element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName))
+		// A second document run into the first: its entries are not
+		// read, and a reader must say the document was read in part.
+		return s.errorf(s.tag.off, "element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName)
 	}
 	return io.EOF
 }
