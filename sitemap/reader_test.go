@@ -424,6 +424,15 @@ var rdCases = []rdCase{
 		errPos: "3:23", // just after the last byte
 	},
 	{
+		// XML reads a CR alone as a line end, as classic Mac OS wrote
+		// them: positions count those lines (all were on line 1).
+		name:   "truncated, lines ending in CR alone",
+		in:     "<urlset " + ns + ">\r<url><loc>http://a.example/1</loc></url>\r<url><loc>http://a.exa",
+		locs:   []string{"http://a.example/1"},
+		err:    io.ErrUnexpectedEOF,
+		errPos: "3:23",
+	},
+	{
 		name:   "truncated after the last entry",
 		in:     "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url>\n",
 		locs:   []string{"http://a.example/1"},

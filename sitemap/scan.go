@@ -143,10 +143,14 @@ type scanner struct {
 	eof  bool
 	rerr error // the error that ended the input, other than io.EOF
 
-	// Line counting: everything before lnAt is counted.
+	// Line counting: everything before lnAt is counted. eol is the byte
+	// that ends a line: '\n' (which "\r\n" ends in too), or '\r' in a
+	// document whose lines end in CR alone (classic Mac OS), which XML
+	// reads as line ends as well; 0 until the first read tells.
 	lnAt      int64
 	line      int
 	lineStart int64
+	eol       [1]byte
 
 	// Marks: offsets of the current entry and its fields, ascending, and
 	// the positions resolved so far.
@@ -170,6 +174,7 @@ func (s *scanner) init(src io.Reader, name string) {
 	s.src = src
 	s.buf = make([]byte, scanBufInit)
 	s.line = 1
+	s.eol[0] = 0
 }
 
 // more compacts the buffer and reads more input. It reports whether new
@@ -208,6 +213,14 @@ func (s *scanner) more() bool {
 				s.rerr = io.ErrNoProgress
 				break
 			}
+		}
+	}
+	if s.eol[0] == 0 && (s.w > 0 || s.eof || s.rerr != nil) {
+		// The first read, of minFill bytes or the whole document,
+		// tells how its lines end.
+		s.eol[0] = '\n'
+		if head := s.buf[:s.w]; bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+			s.eol[0] = '\r'
 		}
 	}
 	if s.w == len(s.buf) && len(s.buf) < scanBufSize {
@@ -264,10 +277,10 @@ func (s *scanner) advance(off int64) Position {
 	if off < s.lnAt && off >= s.base {
 		// Back: a notice inside a tag after its mark. Rare and short.
 		seg := s.buf[off-s.base : s.lnAt-s.base]
-		if n := bytes.Count(seg, nl); n > 0 {
+		if n := bytes.Count(seg, s.eol[:]); n > 0 {
 			s.line -= n
 			s.lineStart = s.base
-			if i := bytes.LastIndexByte(s.buf[:off-s.base], '\n'); i >= 0 {
+			if i := bytes.LastIndexByte(s.buf[:off-s.base], s.eol[0]); i >= 0 {
 				s.lineStart = s.base + int64(i) + 1
 			}
 		}
@@ -275,16 +288,14 @@ func (s *scanner) advance(off int64) Position {
 	}
 	if off > s.lnAt {
 		seg := s.buf[s.lnAt-s.base : off-s.base]
-		if n := bytes.Count(seg, nl); n > 0 {
+		if n := bytes.Count(seg, s.eol[:]); n > 0 {
 			s.line += n
-			s.lineStart = s.lnAt + int64(bytes.LastIndexByte(seg, '\n')) + 1
+			s.lineStart = s.lnAt + int64(bytes.LastIndexByte(seg, s.eol[0])) + 1
 		}
 		s.lnAt = off
 	}
 	return Position{Line: s.line, Col: int(off-s.lineStart) + 1, Offset: off}
 }
-
-var nl = []byte{'\n'}
 
 // mark records off (not before any earlier mark) for later resolution and
 // returns its index.
