@@ -25,7 +25,8 @@ type csvSource struct {
 	// Scratch space of the quoted-field path.
 	rec    []byte
 	ends   []int
-	cols1  []int
+	cols1  []int // the column each field of the record starts at
+	lines1 []int // and the line
 	fields []string
 	json   []byte   // scratch space of the JSON columns
 	names  []string // the header's names, for errors
@@ -98,7 +99,7 @@ func (c *csvSource) Read() (sitemap.URL, error) {
 		var u sitemap.URL
 		for i := range c.cols {
 			if err := c.set(&u, i, fields[i]); err != nil {
-				return sitemap.URL{}, c.fieldError(i, c.cols1[i], err)
+				return sitemap.URL{}, c.fieldError(i, c.lines1[i], c.cols1[i], err)
 			}
 		}
 		return u, nil
@@ -116,7 +117,7 @@ func (c *csvSource) fast(line string) (sitemap.URL, error) {
 			return sitemap.URL{}, c.fieldCount(strings.Count(line, ",") + 1)
 		}
 		if err := c.set(&u, i, rest[:j]); err != nil {
-			return sitemap.URL{}, c.fieldError(i, len(line)-len(rest)+1, err)
+			return sitemap.URL{}, c.fieldError(i, c.line, len(line)-len(rest)+1, err)
 		}
 		rest = rest[j+1:]
 	}
@@ -124,7 +125,7 @@ func (c *csvSource) fast(line string) (sitemap.URL, error) {
 		return sitemap.URL{}, c.fieldCount(strings.Count(line, ",") + 1)
 	}
 	if err := c.set(&u, last, rest); err != nil {
-		return sitemap.URL{}, c.fieldError(last, len(line)-len(rest)+1, err)
+		return sitemap.URL{}, c.fieldError(last, c.line, len(line)-len(rest)+1, err)
 	}
 	return u, nil
 }
@@ -137,10 +138,10 @@ func (c *csvSource) set(u *sitemap.URL, i int, f string) error {
 	return c.cols[i].set(u, f, &c.json)
 }
 
-// fieldError is the error of field i, at column col, whose JSON err
+// fieldError is the error of field i, at line and col, whose JSON err
 // refused.
-func (c *csvSource) fieldError(i, col int, err error) error {
-	return &ParseError{File: c.name, Line: c.line, Column: col, Err: fmt.Errorf("column %q: %w", c.names[i], err)}
+func (c *csvSource) fieldError(i, line, col int, err error) error {
+	return &ParseError{File: c.name, Line: line, Column: col, Err: fmt.Errorf("column %q: %w", c.names[i], err)}
 }
 
 // Fingerprint returns the fingerprint of the record last read's
@@ -222,7 +223,7 @@ func (c *csvSource) readHeader() error {
 		return err
 	}
 	bad := func(i int, format string, args ...any) error {
-		return &ParseError{File: c.name, Line: c.line, Column: c.cols1[i],
+		return &ParseError{File: c.name, Line: c.lines1[i], Column: c.cols1[i],
 			Err: fmt.Errorf("%w: "+format, append([]any{ErrHeader}, args...)...)}
 	}
 	seen := map[string]bool{}
@@ -301,29 +302,29 @@ var columnKinds = map[string]colKind{
 
 // record parses one record that starts with line, per RFC 4180 as
 // encoding/csv does (quoted fields may span lines; "" is a quote). The
-// fields are slices of one string. The 1-based column of each field's start
-// is in c.cols1.
+// fields are slices of one string. Where each field starts (1-based line
+// and column) is in c.lines1 and c.cols1.
 func (c *csvSource) record(line string) ([]string, error) {
-	c.rec, c.ends, c.cols1 = c.rec[:0], c.ends[:0], c.cols1[:0]
-	startLine := c.lr.line
-	col := 1
+	c.rec, c.ends, c.cols1, c.lines1 = c.rec[:0], c.ends[:0], c.cols1[:0], c.lines1[:0]
+	col := 1          // of the line being read, c.lr.line
 	var badText error // a line of a quoted field that is not UTF-8
 	fail := func(e error) ([]string, error) {
-		return nil, &ParseError{File: c.name, Line: startLine, Column: col, Err: e}
+		return nil, &ParseError{File: c.name, Line: c.lr.line, Column: col, Err: e}
 	}
 	// A quote left open swallows the rest of the input into one field, so
 	// no later record can be trusted: the error ends the stream, naming
 	// where the quote opens, instead of refusing one record and going on
 	// from wherever the field stopped.
 	unclosed := func(what string) ([]string, error) {
-		col = c.cols1[len(c.cols1)-1]
-		_, err := fail(fmt.Errorf("%w: field %d opens a quote here that %s", ErrQuote, len(c.cols1), what))
+		last := len(c.cols1) - 1
+		err := &ParseError{File: c.name, Line: c.lines1[last], Column: c.cols1[last],
+			Err: fmt.Errorf("%w: field %d opens a quote here that %s", ErrQuote, last+1, what)}
 		c.err = err
 		return nil, err
 	}
 fields:
 	for {
-		c.cols1 = append(c.cols1, col)
+		c.cols1, c.lines1 = append(c.cols1, col), append(c.lines1, c.lr.line)
 		if line == "" || line[0] != '"' {
 			i := strings.IndexByte(line, ',')
 			f := line
@@ -357,9 +358,9 @@ fields:
 					return unclosed("is never closed")
 				}
 				if badText == nil {
-					// The record's first line was checked by Read; the
-					// record is read to its end, so that the next
-					// starts where it should.
+					// Read checked the record's first line. The record
+					// is read to its end, so that the next starts
+					// where it should.
 					badText = checkUTF8(c.name, c.lr.line, next)
 				}
 				c.rec = append(c.rec, '\n')

@@ -138,6 +138,14 @@ func TestCSVErrors(t *testing.T) {
 			want: []string{`f.csv:2:26: bare " in non-quoted field`}, urls: []string{"https://www.example.com/c"}},
 		{name: "bad quote", in: "loc\n\"https://www.example.com/a\"b\n", want: []string{`f.csv:2:27: extraneous or missing " in quoted field`}},
 		{name: "unterminated", in: string(open(t, "bad-quote.csv")), want: []string{`f.csv:2:1: extraneous or missing " in quoted field: field 1 opens a quote here that is never closed`}, fatal: true},
+		// An error after a field that spans lines is placed on its own
+		// line, not the record's first.
+		{name: "bad JSON after a multi-line field", in: "loc,lastmod,images\nhttps://www.example.com/a,\"2024-01-01\nx\",nope\nhttps://www.example.com/c,,\n",
+			want: []string{`f.csv:3:4: column "images": invalid JSON: invalid character 'o' in literal null (expecting 'u')`}, urls: []string{"https://www.example.com/c"}},
+		{name: "bad quote after a multi-line field", in: "loc,lastmod\n\"https://www.example.com/a\n\"x,\"2024\"y\nhttps://www.example.com/c,\n",
+			want: []string{`f.csv:3:1: extraneous or missing " in quoted field`}, urls: []string{"https://www.example.com/c"}},
+		{name: "unterminated after a multi-line field", in: "loc,lastmod\n\"https://www.example.com/a\nb\",\"2024\n",
+			want: []string{`f.csv:3:4: extraneous or missing " in quoted field: field 2 opens a quote here that is never closed`}, fatal: true},
 		{name: "empty", in: ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
