@@ -73,13 +73,25 @@ func CSVHeader(withDoc bool) string {
 }
 
 // AppendCSV appends u as a row under CSVHeader(withDoc), which New reads
-// back in FormatCSV; doc is the sitemap column's value. A row is written
-// as encoding/csv's Writer writes it, quoting and all.
+// back in FormatCSV as u, save what CSV and JSONL change: a CR LF inside
+// a field reads as LF (as encoding/csv reads it), a byte that is not
+// UTF-8 as U+FFFD, and an image without a loc is left out. doc is the
+// sitemap column's value. A row is written as encoding/csv's Writer
+// writes it, quoting and all.
 func AppendCSV(b []byte, u *sitemap.URL, doc string, withDoc bool) []byte {
-	if withDoc {
-		b = appendCSVFields(b, []string{u.Loc, u.LastMod, u.ChangeFreq, u.Priority, doc})
-	} else {
-		b = appendCSVFields(b, []string{u.Loc, u.LastMod, u.ChangeFreq, u.Priority})
+	fields := []string{u.Loc, u.LastMod, u.ChangeFreq, u.Priority, doc}
+	if !withDoc {
+		fields = fields[:4]
+	}
+	start := len(b)
+	b = appendCSVFields(b, fields)
+	if !utf8.Valid(b[start:]) {
+		// The CSV reader refuses a line that is not UTF-8: each byte
+		// that is not is U+FFFD, as in JSONL's strings.
+		for i, f := range fields {
+			fields[i] = validUTF8(f)
+		}
+		b = appendCSVFields(b[:start], fields)
 	}
 	if len(u.Images)+len(u.Videos)+len(u.Alternates) == 0 && u.News == nil {
 		return append(b, ",,,,\n"...)
@@ -102,6 +114,25 @@ func AppendCSV(b []byte, u *sitemap.URL, doc string, withDoc bool) []byte {
 		b = appendJSONCell(b, appendAlternatesJSON(j[:0], u.Alternates))
 	}
 	return append(b, '\n')
+}
+
+// validUTF8 returns s with each byte that is not part of a UTF-8
+// sequence replaced by U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // appendJSONCell appends j, a JSON array or object, as a CSV field: it

@@ -12,45 +12,104 @@ import (
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
 
+// maxCellItems is how many images, videos or alternates one JSON column
+// may hold: as many as the sitemap reader takes from one <url>, and
+// Google's limit of images. A cell with more is refused as it is decoded,
+// before they are all held: decoded whole, a 16 MiB cell of "[1,1,…]"
+// took 2.3 GB.
+const maxCellItems = 1000
+
 // setJSON adds to u what text, the JSON value of an images, alternates,
 // videos or news column, holds: the values of JSONL's fields of those
 // names. An image may also be a bare URL. buf is scratch space.
 func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 	switch col.kind {
 	case colImages:
-		var elems []json.RawMessage
-		if err := decodeJSON(buf, text, &elems, "an array of image URLs or objects"); err != nil {
-			return err
-		}
-		for k, e := range elems {
+		var obj []byte // an image object's scratch: buf is the array's
+		return decodeArray(buf, text, "image", "an array of image URLs or objects", "a URL or an image object", func(e json.RawMessage) error {
 			var img sitemap.Image
 			if len(e) > 0 && e[0] == '"' {
 				if err := json.Unmarshal(e, &img.Loc); err != nil {
-					return fmt.Errorf("%w: image %d: %v", ErrJSON, k+1, err)
+					return fmt.Errorf("%w: %v", ErrJSON, err)
 				}
-			} else if err := decodeJSON(buf, string(e), &img, "a URL or an image object"); err != nil {
-				return fmt.Errorf("image %d: %w", k+1, err)
+			} else if err := decodeJSON(&obj, string(e), &img, "a URL or an image object"); err != nil {
+				return err
 			}
 			if img.Loc != "" {
 				u.Images = append(u.Images, img)
 			}
-		}
+			return nil
+		})
 	case colAlternates:
-		var alts []sitemap.Alternate
-		if err := decodeJSON(buf, text, &alts, `an array of {"hreflang", "href"} objects`); err != nil {
-			return err
-		}
-		u.Alternates = append(u.Alternates, alts...)
+		return decodeArray(buf, text, "alternate", `an array of {"hreflang", "href"} objects`, `a {"hreflang", "href"} object`, func(a sitemap.Alternate) error {
+			u.Alternates = append(u.Alternates, a)
+			return nil
+		})
 	case colVideos:
-		var videos []sitemap.Video
-		if err := decodeJSON(buf, text, &videos, "an array of video objects"); err != nil {
-			return err
-		}
-		u.Videos = append(u.Videos, videos...)
+		return decodeArray(buf, text, "video", "an array of video objects", "a video object", func(v sitemap.Video) error {
+			u.Videos = append(u.Videos, v)
+			return nil
+		})
 	case colNews:
 		return decodeJSON(buf, text, &u.News, "a news object")
 	}
 	return nil
+}
+
+// decodeArray decodes text, a JSON array (or null), an element at a time,
+// and gives each to add; more than maxCellItems is an error. Unknown
+// fields are refused, and a number is taken wherever a string is wanted,
+// as JSONL does; buf is scratch space. For errors, what names an element,
+// want says what the whole should be and elemWant an element.
+func decodeArray[T any](buf *[]byte, text, what, want, elemWant string, add func(T) error) error {
+	*buf, _ = quoteNumbers((*buf)[:0], text)
+	b := *buf
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	tok, err := dec.Token()
+	if err != nil {
+		return jsonError(err, want)
+	}
+	switch tok {
+	case nil: // null: none
+	case json.Delim('['):
+		n := 0
+		for dec.More() {
+			if n++; n > maxCellItems {
+				return fmt.Errorf("%w: more than %d %ss in one cell", ErrJSON, maxCellItems, what)
+			}
+			var v T
+			if err := dec.Decode(&v); err != nil {
+				return fmt.Errorf("%s %d: %w", what, n, jsonError(err, elemWant))
+			}
+			if err := add(v); err != nil {
+				return fmt.Errorf("%s %d: %w", what, n, err)
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the closing ]
+			return jsonError(err, want)
+		}
+	default:
+		return fmt.Errorf("%w: a JSON %s, want %s", ErrJSON, tokenKind(tok), want)
+	}
+	if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
+		return fmt.Errorf("%w: more than one JSON value", ErrJSON)
+	}
+	return nil
+}
+
+// tokenKind names the kind of a JSON token that starts a value, as
+// encoding/json's errors name them.
+func tokenKind(tok json.Token) string {
+	switch tok.(type) {
+	case json.Delim:
+		return "object"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	}
+	return "number"
 }
 
 // decodeJSON decodes one JSON value into v, refusing unknown fields and
@@ -61,13 +120,18 @@ func decodeJSON(buf *[]byte, text string, v any, want string) error {
 	b := *buf
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
-			return fmt.Errorf("%w: more than one JSON value", ErrJSON)
-		}
-		return nil
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err, want)
 	}
+	if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
+		return fmt.Errorf("%w: more than one JSON value", ErrJSON)
+	}
+	return nil
+}
+
+// jsonError words an error of encoding/json's decoder; want says what the
+// value should have been.
+func jsonError(err error, want string) error {
 	var (
 		se *json.SyntaxError
 		te *json.UnmarshalTypeError

@@ -37,8 +37,9 @@
 // alternate:<hreflang> cells hold; an empty cell holds nothing. A sitemap
 // column (the file `sitemapkit read` found the URL in) is accepted and
 // ignored. Any other column is an error: a misspelt header must not
-// silently drop data. [AppendCSV] writes rows that read back as they
-// were, [AppendJSONL] and [AppendText] lines.
+// silently drop data. [AppendCSV] writes rows that read back as the
+// entries they were written from (see it for the exceptions),
+// [AppendJSONL] and [AppendText] lines.
 // A content_hash (or etag) column is the row's own word on whether its
 // page changed: not a field of the URL, but its fingerprint (see
 // Fingerprinter), which a change tracker compares instead of the row's

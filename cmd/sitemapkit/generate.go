@@ -108,7 +108,9 @@ INPUTS
     .txt     one URL per line; blank lines and # comments skipped
     .csv     a header row: loc (required), lastmod, changefreq, priority,
              image (repeatable), alternate:<hreflang> (e.g. alternate:de-DE),
-             content_hash or etag (what --lastmod content compares)
+             images, videos, news, alternates (JSON, as in .jsonl),
+             content_hash or etag (what --lastmod content compares),
+             sitemap (ignored): "sitemapkit read --format csv" writes it
     .jsonl   one JSON object per line: loc, lastmod, changefreq, priority,
              images, videos, news, alternates (see the README)
   Each may be gzipped (.gz, or any gzip data). "-" reads the standard input,
