@@ -175,7 +175,7 @@ func TestCSVJSONColumnErrors(t *testing.T) {
 		{`"[""a""] [""b""]"`, "more than one JSON value"},
 		{`"[` + strings.Repeat(`1,`, 999) + `1]"`, ""},
 		// Refused as it is decoded: a cell of 16 MiB took 2.3 GB whole.
-		{`"[` + strings.Repeat(`1,`, 1000) + `1]"`, "more than 1000 images in one cell"},
+		{`"[` + strings.Repeat(`1,`, 1000) + `1]"`, "more than 1000 images, the most sitemapkit takes for one URL"},
 	} {
 		in := "loc,images\nhttps://www.example.com/a,\nhttps://www.example.com/b," + tc.cell + "\nhttps://www.example.com/c,\n"
 		s := New(strings.NewReader(in), "in.csv", FormatCSV)

@@ -76,7 +76,7 @@ func decodeArray[T any](buf *[]byte, text, what, want, elemWant string, add func
 		n := 0
 		for dec.More() {
 			if n++; n > maxCellItems {
-				return fmt.Errorf("%w: more than %d %ss in one cell", ErrJSON, maxCellItems, what)
+				return fmt.Errorf("%w: more than %d %ss, the most sitemapkit takes for one URL", ErrJSON, maxCellItems, what)
 			}
 			var v T
 			if err := dec.Decode(&v); err != nil {

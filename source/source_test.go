@@ -228,7 +228,7 @@ func TestJSONLErrors(t *testing.T) {
 		`p.jsonl:1:35: unknown field "lastmodified"`,
 		`p.jsonl:2:8: invalid JSON: invalid character '}' looking for beginning of value`,
 		`p.jsonl:3: invalid JSON: the line is a JSON array, want an object`,
-		`p.jsonl:4:51: invalid JSON: field "images" is a JSON string, want an array`,
+		`p.jsonl:4:45: field "images": invalid JSON: a JSON string, want an array of image URLs or objects`,
 		`p.jsonl:5: missing loc: an object needs "loc"`,
 		`p.jsonl:6:37: invalid JSON: more than one value on the line`,
 	}
