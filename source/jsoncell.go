@@ -23,10 +23,14 @@ const maxCellItems = 1000
 // videos or news column, holds: the values of JSONL's fields of those
 // names. An image may also be a bare URL. buf is scratch space.
 func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
+	// What is decoded is gathered apart and set in u after: u handed to
+	// a closure or to encoding/json would move every caller's URL to the
+	// heap, an allocation for each row of every CSV file.
 	switch col.kind {
 	case colImages:
+		var images []sitemap.Image
 		var obj []byte // an image object's scratch: buf is the array's
-		return decodeArray(buf, text, "image", "an array of image URLs or objects", "a URL or an image object", func(e json.RawMessage) error {
+		err := decodeArray(buf, text, "image", "an array of image URLs or objects", "a URL or an image object", func(e json.RawMessage) error {
 			var img sitemap.Image
 			if len(e) > 0 && e[0] == '"' {
 				if err := json.Unmarshal(e, &img.Loc); err != nil {
@@ -36,22 +40,33 @@ func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 				return err
 			}
 			if img.Loc != "" {
-				u.Images = append(u.Images, img)
+				images = append(images, img)
 			}
 			return nil
 		})
+		u.Images = append(u.Images, images...)
+		return err
 	case colAlternates:
-		return decodeArray(buf, text, "alternate", `an array of {"hreflang", "href"} objects`, `a {"hreflang", "href"} object`, func(a sitemap.Alternate) error {
-			u.Alternates = append(u.Alternates, a)
+		var alts []sitemap.Alternate
+		err := decodeArray(buf, text, "alternate", `an array of {"hreflang", "href"} objects`, `a {"hreflang", "href"} object`, func(a sitemap.Alternate) error {
+			alts = append(alts, a)
 			return nil
 		})
+		u.Alternates = append(u.Alternates, alts...)
+		return err
 	case colVideos:
-		return decodeArray(buf, text, "video", "an array of video objects", "a video object", func(v sitemap.Video) error {
-			u.Videos = append(u.Videos, v)
+		var videos []sitemap.Video
+		err := decodeArray(buf, text, "video", "an array of video objects", "a video object", func(v sitemap.Video) error {
+			videos = append(videos, v)
 			return nil
 		})
+		u.Videos = append(u.Videos, videos...)
+		return err
 	case colNews:
-		return decodeJSON(buf, text, &u.News, "a news object")
+		var n *sitemap.News
+		err := decodeJSON(buf, text, &n, "a news object")
+		u.News = n
+		return err
 	}
 	return nil
 }
