@@ -31,6 +31,15 @@ func FuzzNormalize(f *testing.F) {
 		scopes = append(scopes, s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
+		if Canonical(raw) {
+			// Sources skip Normalize and StripSessionIDs on its word.
+			if n, err := Normalize(raw); err != nil || n != raw {
+				t.Fatalf("Canonical(%q), but Normalize gives %q, %v", raw, n, err)
+			}
+			if s := stripSessionIDs(raw, nil, false); s != raw {
+				t.Fatalf("Canonical(%q), but StripSessionIDs gives %q", raw, s)
+			}
+		}
 		if normal(raw) {
 			// Normalize's fast path returns raw: the slow path must agree.
 			if n, _, err := normalize(raw); err != nil || n != raw {

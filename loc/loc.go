@@ -321,6 +321,22 @@ func Normalize(raw string) (string, error) {
 // with "."): the slow path decides. It runs for every URL a source gives,
 // so its loops are the tight kind: one table lookup a byte.
 func normal(raw string) bool {
+	i, ok := normalOrigin(raw)
+	return ok && normalPath(raw, i)
+}
+
+// Canonical reports whether Normalize and StripSessionIDs (with the
+// default names) both return raw as it is: in one pass over the URL, for
+// a source to skip both on the usual URL. It may say false for a URI
+// that is (as normal may): the two functions decide.
+func Canonical(raw string) bool {
+	i, ok := normalOrigin(raw)
+	return ok && fastFrom(raw, i+1)
+}
+
+// normalOrigin reports whether raw starts with an origin Normalize
+// keeps as it is, followed by a '/', at the index it returns.
+func normalOrigin(raw string) (int, bool) {
 	var i int
 	switch {
 	case strings.HasPrefix(raw, "https://"):
@@ -328,19 +344,19 @@ func normal(raw string) bool {
 	case strings.HasPrefix(raw, "http://"):
 		i = 7
 	default:
-		return false
+		return 0, false
 	}
 	start := i
 	for { // a label, and the dot after it
 		if i < len(raw) && raw[i] == 'x' && strings.HasPrefix(raw[i:], "xn--") {
-			return false // punycode, to be checked
+			return 0, false // punycode, to be checked
 		}
 		j := i
 		for i < len(raw) && hostFast[raw[i]] {
 			i++
 		}
 		if i == j {
-			return false // an empty label, refused
+			return 0, false // an empty label, refused
 		}
 		if i == len(raw) || raw[i] != '.' {
 			break
@@ -357,14 +373,14 @@ func normal(raw string) bool {
 		port := raw[i+1 : j]
 		if port == "" || port[0] == '0' || len(port) > 5 || len(port) == 5 && port > "65535" ||
 			port == defaultPort(raw[:start-3]) {
-			return false
+			return 0, false
 		}
 		i = j
 	}
 	if i == len(raw) || raw[i] != '/' {
-		return false
+		return 0, false
 	}
-	return normalPath(raw, i)
+	return i, true
 }
 
 // normalPath is normal for the path at raw[i:] (i on its first '/') and

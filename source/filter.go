@@ -165,7 +165,10 @@ func (f *Filter) Read() (sitemap.URL, error) {
 				f.rel++
 			}
 		}
-		ok := normalize(&u)
+		// The usual URL is canonical already: told in one pass, rather
+		// than the two of normalising it and stripping its session IDs.
+		plain := f.names == nil && len(u.Images)+len(u.Videos)+len(u.Alternates) == 0 && loc.Canonical(u.Loc)
+		ok := plain || normalize(&u)
 		if u.LastMod != "" {
 			if d, zoneless, rewrote := dbDate(u.LastMod, f.tz); rewrote {
 				u.LastMod = d
@@ -175,7 +178,7 @@ func (f *Filter) Read() (sitemap.URL, error) {
 				}
 			}
 		}
-		if f.strip {
+		if f.strip && !plain {
 			f.stripParams(&u)
 		}
 		if !ok || f.keeps(u.Loc) {
