@@ -433,6 +433,29 @@ var rdCases = []rdCase{
 		errPos: "3:23",
 	},
 	{
+		// The first read of a document ends after 4 KiB: a CR there
+		// still ends one line with the LF after it.
+		name:   "truncated, CR LF across the first read",
+		in:     `<?xml version="1.0" encoding="UTF-8"?>` + strings.Repeat(" ", 4095-38) + "\r\n<urlset " + ns + ">\r\n<url><loc>http://a.example/1</loc></url>\r\n<url><loc>http://a.exa",
+		locs:   []string{"http://a.example/1"},
+		err:    io.ErrUnexpectedEOF,
+		errPos: "4:23",
+	},
+	{
+		name:   "truncated, CR alone after a first line of 5 KB",
+		in:     `<?xml version="1.0" encoding="UTF-8"?><!--` + strings.Repeat("x", 5000) + "-->\r<urlset " + ns + ">\r<url><loc>http://a.example/1</loc></url>\r<url><loc>http://a.exa",
+		locs:   []string{"http://a.example/1"},
+		err:    io.ErrUnexpectedEOF,
+		errPos: "4:23",
+	},
+	{
+		name:   "truncated, line ends mixed",
+		in:     "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url>\r<url><loc>http://a.example/2</loc></url>\r\n\n<url><loc>http://a.exa",
+		locs:   []string{"http://a.example/1", "http://a.example/2"},
+		err:    io.ErrUnexpectedEOF,
+		errPos: "5:23",
+	},
+	{
 		name:   "truncated after the last entry",
 		in:     "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url>\n",
 		locs:   []string{"http://a.example/1"},

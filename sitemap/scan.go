@@ -143,14 +143,15 @@ type scanner struct {
 	eof  bool
 	rerr error // the error that ended the input, other than io.EOF
 
-	// Line counting: everything before lnAt is counted. eol is the byte
-	// that ends a line: '\n' (which "\r\n" ends in too), or '\r' in a
-	// document whose lines end in CR alone (classic Mac OS), which XML
-	// reads as line ends as well; 0 until the first read tells.
+	// Line counting: everything before lnAt is counted, as XML counts
+	// lines: a line ends in LF, CR LF or a CR alone (classic Mac OS).
+	// prevCR: the byte before lnAt is a CR, so an LF at lnAt ends no line.
+	// sawCR: a CR was read, so lines are not counted by their LFs alone.
 	lnAt      int64
 	line      int
 	lineStart int64
-	eol       [1]byte
+	prevCR    bool
+	sawCR     bool
 
 	// Marks: offsets of the current entry and its fields, ascending, and
 	// the positions resolved so far.
@@ -174,7 +175,7 @@ func (s *scanner) init(src io.Reader, name string) {
 	s.src = src
 	s.buf = make([]byte, scanBufInit)
 	s.line = 1
-	s.eol[0] = 0
+	s.prevCR, s.sawCR = false, false
 }
 
 // more compacts the buffer and reads more input. It reports whether new
@@ -195,7 +196,11 @@ func (s *scanner) more() bool {
 		s.rerr = errTokenTooLong
 		return false
 	}
-	got := 0
+	got, w0 := 0, s.w
+	defer func() {
+		// Once a fill, not once a position: most documents have no CR.
+		s.sawCR = s.sawCR || bytes.IndexByte(s.buf[w0:s.w], '\r') >= 0
+	}()
 	for empty := 0; got < minFill && s.w < len(s.buf); {
 		n, err := s.src.Read(s.buf[s.w:])
 		s.w += n
@@ -213,14 +218,6 @@ func (s *scanner) more() bool {
 				s.rerr = io.ErrNoProgress
 				break
 			}
-		}
-	}
-	if s.eol[0] == 0 && (s.w > 0 || s.eof || s.rerr != nil) {
-		// The first read, of minFill bytes or the whole document,
-		// tells how its lines end.
-		s.eol[0] = '\n'
-		if head := s.buf[:s.w]; bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
-			s.eol[0] = '\r'
 		}
 	}
 	if s.w == len(s.buf) && len(s.buf) < scanBufSize {
@@ -276,26 +273,63 @@ func (s *scanner) eofErr() error {
 func (s *scanner) advance(off int64) Position {
 	if off < s.lnAt && off >= s.base {
 		// Back: a notice inside a tag after its mark. Rare and short.
-		seg := s.buf[off-s.base : s.lnAt-s.base]
-		if n := bytes.Count(seg, s.eol[:]); n > 0 {
+		i := int(off - s.base)
+		prev := i > 0 && s.buf[i-1] == '\r'
+		if n := s.countLines(s.buf[i:s.lnAt-s.base], prev); n > 0 {
 			s.line -= n
 			s.lineStart = s.base
-			if i := bytes.LastIndexByte(s.buf[:off-s.base], s.eol[0]); i >= 0 {
-				s.lineStart = s.base + int64(i) + 1
+			if j := s.lastLineEnd(s.buf[:i]); j >= 0 {
+				s.lineStart = s.base + int64(j) + 1
 			}
 		}
-		s.lnAt = off
+		s.lnAt, s.prevCR = off, prev
 	}
 	if off > s.lnAt {
 		seg := s.buf[s.lnAt-s.base : off-s.base]
-		if n := bytes.Count(seg, s.eol[:]); n > 0 {
+		if n := s.countLines(seg, s.prevCR); n > 0 {
 			s.line += n
-			s.lineStart = s.lnAt + int64(bytes.LastIndexByte(seg, s.eol[0])) + 1
 		}
-		s.lnAt = off
+		// An LF after a CR ends no line, but the line starts after it.
+		if j := s.lastLineEnd(seg); j >= 0 {
+			s.lineStart = s.lnAt + int64(j) + 1
+		}
+		s.lnAt, s.prevCR = off, seg[len(seg)-1] == '\r'
 	}
 	return Position{Line: s.line, Col: int(off-s.lineStart) + 1, Offset: off}
 }
+
+// countLines counts the line ends in seg, as XML reads them: LF, CR LF,
+// and a CR alone. prevCR says the byte before seg is a CR, whose line end
+// an LF at the start of seg completes.
+func (s *scanner) countLines(seg []byte, prevCR bool) int {
+	n := bytes.Count(seg, lf)
+	if !s.sawCR {
+		return n
+	}
+	n += bytes.Count(seg, cr) - bytes.Count(seg, crlf)
+	if prevCR && len(seg) > 0 && seg[0] == '\n' {
+		n--
+	}
+	return n
+}
+
+// lastLineEnd returns the index of the last CR or LF of b, or -1.
+func (s *scanner) lastLineEnd(b []byte) int {
+	i := bytes.LastIndexByte(b, '\n')
+	if !s.sawCR {
+		return i
+	}
+	if j := bytes.LastIndexByte(b[i+1:], '\r'); j >= 0 {
+		return i + 1 + j
+	}
+	return i
+}
+
+var (
+	lf   = []byte{'\n'}
+	cr   = []byte{'\r'}
+	crlf = []byte("\r\n")
+)
 
 // mark records off (not before any earlier mark) for later resolution and
 // returns its index.
