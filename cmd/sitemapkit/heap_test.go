@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 )
@@ -74,4 +75,46 @@ func TestHeapLimitLifted(t *testing.T) {
 			debug.SetGCPercent(100)
 		})
 	}
+}
+
+// TestHeapLimitLiftedNearItsGoal: a run that holds more than three
+// quarters of the heap's goal under the limit, and less than three
+// quarters of the limit, has it lifted: the goal is the limit less what
+// the runtime holds outside the heap, and such a run (generate --state
+// with hundreds of files) was collected back to back, never lifted.
+func TestHeapLimitLiftedNearItsGoal(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		t.Skip("GOMEMLIMIT or GOGC set")
+	}
+	defer func() {
+		heapLimit.n.Store(0)
+		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetGCPercent(100)
+	}()
+	const limit = 32 << 20
+	debug.FreeOSMemory() // what earlier tests held would count against the limit
+	limitHeap(limit)
+	runtime.GC()
+	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(goal)
+	g := int(goal[0].Value.Uint64())
+	if g < limit/4 || g > limit/16*15 {
+		t.Skipf("the heap's goal, %d MiB, leaves no room under the limit's three quarters", g>>20)
+	}
+	held := make([]byte, (g/4*3+limit/4*3)/2) // over ¾ of the goal, under ¾ of the limit
+	for i := range held {
+		held[i] = byte(i)
+	}
+	want := heapLimit.checks.Load() + 2
+	for deadline := time.Now().Add(10 * time.Second); heapLimit.checks.Load() < want; {
+		if time.Now().After(deadline) {
+			t.Fatal("liftHeapLimit not called after collections")
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("%d MiB live, the goal %d MiB, the limit %d MiB: not lifted", len(held)>>20, g>>20, limit>>20)
+	}
+	runtime.KeepAlive(held)
 }
