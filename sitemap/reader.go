@@ -31,8 +31,9 @@ type Position struct {
 // autoplay and allow_embed), which is read all the same where the URL type
 // has a field for it; RuleParseError for damage the Reader recovers from:
 // an undefined entity, a bare '&', an undeclared namespace prefix, text
-// where only elements belong. (An element after the root element is an
-// error: what it holds is not read.)
+// where only elements belong, an element after the root element (a
+// server's warning appended as HTML). A second urlset or sitemapindex
+// after the root is an error: its entries are not read.
 type Notice struct {
 	Pos  Position
 	Rule string

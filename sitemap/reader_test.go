@@ -394,10 +394,10 @@ var rdCases = []rdCase{
 		notices: []string{"2:28 invalid-character", "3:28 invalid-character", "4:28 invalid-character"},
 	},
 	{
-		name:    "text outside elements",
-		in:      "<urlset " + ns + ">\nstray\n<url><loc>http://a.example/</loc>x</url></urlset>\n",
+		name:    "text outside elements, and HTML after the root",
+		in:      "<urlset " + ns + ">\nstray\n<url><loc>http://a.example/</loc>x</url></urlset>\n<br />\n<b>Warning</b>: PHP",
 		locs:    []string{"http://a.example/"},
-		notices: []string{"2:1 parse-error", "3:34 parse-error"},
+		notices: []string{"2:1 parse-error", "3:34 parse-error", "4:1 parse-error"},
 	},
 	{
 		name:    "XML declaration with another encoding",

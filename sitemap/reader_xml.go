@@ -45,11 +45,18 @@ func (r *Reader) finish() error {
 	if err != nil {
 		return err
 	}
-	if tok == tokStart {
+	if tok != tokStart {
+		return io.EOF
+	}
+	msg := fmt.Sprintf("element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName)
+	if l := string(s.tag.local); l == "urlset" || l == "sitemapindex" {
 		// A second document run into the first: its entries are not
 		// read, and a reader must say the document was read in part.
-		return s.errorf(s.tag.off, "element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName)
+		return s.errorf(s.tag.off, "%s", msg)
 	}
+	// Anything else (a server's warning appended as HTML) holds no
+	// entry: the document was read whole.
+	r.warn(s.tag.off, RuleParseError, msg)
 	return io.EOF
 }
 
