@@ -16,31 +16,13 @@ import (
 // end); GOGC is then 100, or the user's own percent, never off (nothing
 // would collect the heap).
 func TestHeapLimitLifted(t *testing.T) {
-	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
-		t.Skip("GOMEMLIMIT or GOGC set: the cases set their own")
-	}
-	defer func() {
-		heapLimit.n.Store(0)
-		debug.SetMemoryLimit(math.MaxInt64)
-		debug.SetGCPercent(100)
-	}()
+	heapLimitTest(t)
 	gcPercent := func() int {
 		p := debug.SetGCPercent(100)
 		debug.SetGCPercent(p)
 		return p
 	}
-	// collect runs collections until liftHeapLimit has looked after
-	// two more of them.
-	collect := func() {
-		want := heapLimit.checks.Load() + 2
-		for deadline := time.Now().Add(10 * time.Second); heapLimit.checks.Load() < want; {
-			if time.Now().After(deadline) {
-				t.Fatal("liftHeapLimit not called after collections")
-			}
-			runtime.GC()
-			time.Sleep(time.Millisecond)
-		}
-	}
+	collect := func() { collectChecked(t) }
 	const limit = 256 << 20
 	for _, tc := range []struct {
 		gogc          string // the environment's GOGC, set as the runtime would
@@ -83,14 +65,7 @@ func TestHeapLimitLifted(t *testing.T) {
 // the heap, and such a run (generate --state with hundreds of files) was
 // collected back to back, never lifted.
 func TestHeapLimitLiftedNearItsGoal(t *testing.T) {
-	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
-		t.Skip("GOMEMLIMIT or GOGC set")
-	}
-	defer func() {
-		heapLimit.n.Store(0)
-		debug.SetMemoryLimit(math.MaxInt64)
-		debug.SetGCPercent(100)
-	}()
+	heapLimitTest(t)
 	const limit = 32 << 20
 	debug.FreeOSMemory() // what earlier tests held would count against the limit
 	limitHeap(limit)
@@ -105,6 +80,30 @@ func TestHeapLimitLiftedNearItsGoal(t *testing.T) {
 	for i := range held {
 		held[i] = byte(i)
 	}
+	collectChecked(t)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("%d MiB live, the goal %d MiB, the limit %d MiB: not lifted", len(held)>>20, g>>20, limit>>20)
+	}
+	runtime.KeepAlive(held)
+}
+
+// heapLimitTest skips a test of the heap limit when the environment sets
+// its own, and leaves the runtime as Go's default after it.
+func heapLimitTest(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		t.Skip("GOMEMLIMIT or GOGC set: the cases set their own")
+	}
+	t.Cleanup(func() {
+		heapLimit.n.Store(0)
+		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetGCPercent(100)
+	})
+}
+
+// collectChecked runs collections until liftHeapLimit has looked after
+// two more of them.
+func collectChecked(t *testing.T) {
+	t.Helper()
 	want := heapLimit.checks.Load() + 2
 	for deadline := time.Now().Add(10 * time.Second); heapLimit.checks.Load() < want; {
 		if time.Now().After(deadline) {
@@ -113,8 +112,4 @@ func TestHeapLimitLiftedNearItsGoal(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("%d MiB live, the goal %d MiB, the limit %d MiB: not lifted", len(held)>>20, g>>20, limit>>20)
-	}
-	runtime.KeepAlive(held)
 }
