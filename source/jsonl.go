@@ -354,40 +354,35 @@ func AppendJSONL(b []byte, u *sitemap.URL, doc string) []byte {
 	return append(b, '}', '\n')
 }
 
-// appendImagesJSON appends images as a JSON array, as encoding/json would
-// with the fields' tags.
+// appendImagesJSON and appendAlternatesJSON append their lists as JSON
+// arrays, as encoding/json would with the fields' tags.
 func appendImagesJSON(b []byte, images []sitemap.Image) []byte {
-	b = append(b, '[')
-	for i := range images {
-		im := &images[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"loc":`...)
-		b = appendString(b, im.Loc)
+	return appendArray(b, images, func(b []byte, im *sitemap.Image) []byte {
+		b = appendString(append(b, `{"loc":`...), im.Loc)
 		b = appendField(b, "caption", im.Caption)
 		b = appendField(b, "geo_location", im.GeoLocation)
 		b = appendField(b, "title", im.Title)
 		b = appendField(b, "license", im.License)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+		return append(b, '}')
+	})
 }
 
-// appendAlternatesJSON appends alternates as a JSON array, as
-// encoding/json would with the fields' tags.
 func appendAlternatesJSON(b []byte, alternates []sitemap.Alternate) []byte {
+	return appendArray(b, alternates, func(b []byte, a *sitemap.Alternate) []byte {
+		b = appendString(append(b, `{"hreflang":`...), a.Hreflang)
+		b = appendString(append(b, `,"href":`...), a.Href)
+		return append(b, '}')
+	})
+}
+
+// appendArray appends xs as a JSON array, each element as elem writes it.
+func appendArray[T any](b []byte, xs []T, elem func([]byte, *T) []byte) []byte {
 	b = append(b, '[')
-	for i := range alternates {
-		a := &alternates[i]
+	for i := range xs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"hreflang":`...)
-		b = appendString(b, a.Hreflang)
-		b = append(b, `,"href":`...)
-		b = appendString(b, a.Href)
-		b = append(b, '}')
+		b = elem(b, &xs[i])
 	}
 	return append(b, ']')
 }
