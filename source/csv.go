@@ -185,10 +185,16 @@ func (col *column) set(u *sitemap.URL, f string, buf *[]byte) error {
 		u.Priority = f
 	case colImage:
 		if f != "" {
+			if len(u.Images) == maxCellItems {
+				return fmt.Errorf("%w: more than %d images, the most sitemapkit takes for one URL", ErrTooMany, maxCellItems)
+			}
 			u.Images = append(u.Images, sitemap.Image{Loc: f})
 		}
 	case colAlternate:
 		if f != "" {
+			if len(u.Alternates) == maxCellItems {
+				return fmt.Errorf("%w: more than %d alternates, the most sitemapkit takes for one URL", ErrTooMany, maxCellItems)
+			}
 			u.Alternates = append(u.Alternates, sitemap.Alternate{Hreflang: col.hreflang, Href: f})
 		}
 	}
@@ -215,6 +221,11 @@ func (c *csvSource) readHeader() error {
 		}
 	}
 	c.line = c.lr.line
+	if n := strings.Count(line, ","); n >= maxColumns {
+		// Refused before its fields are made: each row's would be too.
+		return &ParseError{File: c.name, Line: c.line, Column: 1,
+			Err: fmt.Errorf("%w: %d columns or more, past the %d of any URL list (1,000 images and hundreds of languages)", ErrHeader, n+1, maxColumns)}
+	}
 	names, err := c.record(line)
 	if err != nil {
 		if c.lr.end() != nil {
@@ -261,6 +272,9 @@ func (c *csvSource) readHeader() error {
 	}
 	return nil
 }
+
+// maxColumns is the most columns a CSV header may name.
+const maxColumns = 4096
 
 // csvColumns are the names of the columns, for a misspelt one's hint.
 var csvColumns = []string{"loc", "lastmod", "changefreq", "priority", "image", "images", "alternates", "videos", "news", "content_hash", "etag", "sitemap"}

@@ -19,6 +19,15 @@ import (
 // took 2.3 GB.
 const maxCellItems = 1000
 
+// maxJSONValues is how many values (commas, outside strings) one JSONL
+// record or JSON cell may hold: lists inside a list (a video's tags and
+// prices) are not counted by maxCellItems, and 5 million empty prices in
+// a line of 15 MB took 1.2 GB to decode. A real record holds a few
+// hundred: 1,000 images or alternates are 2,000.
+const maxJSONValues = 100_000
+
+var errTooManyValues = fmt.Errorf("%w: more than %d in one record, past any real entry", ErrTooMany, maxJSONValues)
+
 // setJSON adds to u what text, the JSON value of an images, alternates,
 // videos or news column, holds: the values of JSONL's fields of those
 // names. An image may also be a bare URL. buf is scratch space.
@@ -77,7 +86,11 @@ func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 // as JSONL does; buf is scratch space. For errors, what names an element,
 // want says what the whole should be and elemWant an element.
 func decodeArray[T any](buf *[]byte, text, what, want, elemWant string, add func(T) error) error {
-	*buf, _ = quoteNumbers((*buf)[:0], text)
+	var commas int
+	*buf, _, commas = quoteNumbers((*buf)[:0], text)
+	if commas > maxJSONValues {
+		return errTooManyValues
+	}
 	b := *buf
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -91,7 +104,7 @@ func decodeArray[T any](buf *[]byte, text, what, want, elemWant string, add func
 		n := 0
 		for dec.More() {
 			if n++; n > maxCellItems {
-				return fmt.Errorf("%w: more than %d %ss, the most sitemapkit takes for one URL", ErrJSON, maxCellItems, what)
+				return fmt.Errorf("%w: more than %d %ss, the most sitemapkit takes for one URL", ErrTooMany, maxCellItems, what)
 			}
 			var v T
 			if err := dec.Decode(&v); err != nil {
@@ -131,7 +144,11 @@ func tokenKind(tok json.Token) string {
 // accepting a number wherever a string is wanted, as JSONL does; buf is
 // scratch space. want says what the value should be, for errors.
 func decodeJSON(buf *[]byte, text string, v any, want string) error {
-	*buf, _ = quoteNumbers((*buf)[:0], text)
+	var commas int
+	*buf, _, commas = quoteNumbers((*buf)[:0], text)
+	if commas > maxJSONValues {
+		return errTooManyValues
+	}
 	b := *buf
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()

@@ -58,7 +58,11 @@ func (j *jsonlSource) Read() (sitemap.URL, error) {
 
 func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 	var rewritten bool
-	j.buf, rewritten = quoteNumbers(j.buf[:0], line)
+	var commas int
+	j.buf, rewritten, commas = quoteNumbers(j.buf[:0], line)
+	if commas > maxJSONValues {
+		return sitemap.URL{}, j.fail(0, errTooManyValues)
+	}
 	dec := json.NewDecoder(bytes.NewReader(j.buf))
 	dec.DisallowUnknownFields()
 	var rec jsonlRecord
@@ -224,10 +228,13 @@ func kindName(t reflect.Type) string {
 // quoteNumbers appends line to dst with every JSON number outside strings
 // turned into a string ("priority": 0.8 becomes "priority": "0.8"): every
 // field of sitemap.URL is a string, so a number is welcome anywhere a value
-// is. It reports whether it changed anything.
-func quoteNumbers(dst []byte, line string) ([]byte, bool) {
+// is. It reports whether it changed anything, and past how many commas
+// outside strings (about as many values) it stopped: past maxJSONValues
+// the line is refused (errTooManyValues) before it is decoded.
+func quoteNumbers(dst []byte, line string) ([]byte, bool, int) {
 	changed := false
 	inStr := false
+	commas := 0
 	for i := 0; i < len(line); i++ {
 		ch := line[i]
 		if inStr {
@@ -247,6 +254,10 @@ func quoteNumbers(dst []byte, line string) ([]byte, bool) {
 		switch {
 		case ch == '"':
 			inStr = true
+		case ch == ',':
+			if commas++; commas > maxJSONValues {
+				return dst, changed, commas
+			}
 		case ch == '-' || ch >= '0' && ch <= '9':
 			k := i + 1
 			for k < len(line) && isNumberByte(line[k]) {
@@ -266,7 +277,7 @@ func quoteNumbers(dst []byte, line string) ([]byte, bool) {
 		}
 		dst = append(dst, ch)
 	}
-	return dst, changed
+	return dst, changed, commas
 }
 
 // validNumber reports whether s is a number in JSON's grammar.

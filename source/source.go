@@ -137,6 +137,7 @@ var (
 	ErrJSON          = errors.New("invalid JSON")
 	ErrLineTooLong   = errors.New("line too long")
 	ErrGzip          = errors.New("damaged gzip input")
+	ErrTooMany       = errors.New("too many values") // past a record's bounds (see docs/limits.md)
 )
 
 // A ParseError is a record that cannot be read, with its place. Line and

@@ -146,6 +146,8 @@ func TestCSVErrors(t *testing.T) {
 			want: []string{`f.csv:3:1: extraneous or missing " in quoted field`}, urls: []string{"https://www.example.com/c"}},
 		{name: "unterminated after a multi-line field", in: "loc,lastmod\n\"https://www.example.com/a\nb\",\"2024\n",
 			want: []string{`f.csv:3:4: extraneous or missing " in quoted field: field 2 opens a quote here that is never closed`}, fatal: true},
+		{name: "too many columns", in: "loc" + strings.Repeat(",image", 4096) + "\nhttps://www.example.com/\n",
+			want: []string{"f.csv:1:1: bad CSV header: 4097 columns or more, past the 4096 of any URL list (1,000 images and hundreds of languages)"}, fatal: true},
 		{name: "empty", in: ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
