@@ -229,25 +229,31 @@ func (l *lineReader) next() (string, bool) {
 	return s, true
 }
 
-// peekLine returns the first non-blank line of the current window without
-// consuming it.
+// peekLine returns the first non-blank line without consuming it. The
+// blank lines before it are consumed (and counted): every format skips
+// them, and a window of nothing but blank lines told nothing (a CSV after
+// 4 KiB of blank lines was taken for a URL list).
 func (l *lineReader) peekLine() string {
-	if l.wpos >= len(l.win) && !l.fill() {
-		return ""
-	}
-	s := l.win[l.wpos:]
-	for s != "" {
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = ""
+	for {
+		if l.wpos >= len(l.win) && !l.fill() {
+			return ""
 		}
-		if strings.TrimSpace(line) != "" {
-			return line
+		s := l.win[l.wpos:]
+		for s != "" {
+			line := s
+			if i := strings.IndexByte(s, '\n'); i >= 0 {
+				line, s = s[:i], s[i+1:]
+			} else {
+				s = ""
+			}
+			if strings.TrimSpace(line) != "" {
+				return line
+			}
+		}
+		for l.wpos < len(l.win) {
+			l.next()
 		}
 	}
-	return ""
 }
 
 // end returns the error that ended the input, or nil at a clean end.

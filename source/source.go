@@ -112,8 +112,8 @@ type Source interface {
 type Format string
 
 // The input formats. FormatAuto guesses from the content: an object on the
-// first line is JSONL, a first line with a loc column and a comma is CSV,
-// anything else is text.
+// first line is JSONL, a first line with a loc column is CSV, anything
+// else is text. Blank lines before it are skipped.
 const (
 	FormatAuto  Format = ""
 	FormatText  Format = "txt"
@@ -286,6 +286,8 @@ func sniff(lr *lineReader) Format {
 	switch {
 	case strings.HasPrefix(line, "{"):
 		return FormatJSONL
+	case strings.EqualFold(strings.Trim(line, `"`), "loc"):
+		return FormatCSV // a header of one column: no URL reads "loc"
 	case strings.Contains(line, ","):
 		for _, name := range strings.Split(line, ",") {
 			if strings.EqualFold(strings.Trim(strings.TrimSpace(name), `"`), "loc") {

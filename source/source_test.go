@@ -390,6 +390,30 @@ func TestAutoFormat(t *testing.T) {
 	}
 }
 
+// TestAutoFormatPast: the format is told by the first line that is not
+// blank, however far (a CSV after 4 KiB of blank lines was read as a URL
+// list, its header published as a URL), and a header of loc alone is
+// CSV's; the lines keep their numbers.
+func TestAutoFormatPast(t *testing.T) {
+	blank := strings.Repeat("\n", 5000)
+	for _, tc := range []struct {
+		in   string
+		want []string
+		line int // of the last URL
+	}{
+		{blank + "loc,lastmod\nhttps://www.example.com/a,2024-01-01\n", []string{"https://www.example.com/a"}, 5002},
+		{"loc\nhttps://www.example.com/a\n", []string{"https://www.example.com/a"}, 2},
+		{blank + `{"loc":"https://www.example.com/a"}` + "\n", []string{"https://www.example.com/a"}, 5001},
+		{blank + "https://www.example.com/a\n", []string{"https://www.example.com/a"}, 5001},
+	} {
+		s := source.New(strings.NewReader(tc.in), "stdin", source.FormatAuto)
+		g := readAll(t, s)
+		if !slices.Equal(locs(g.urls), tc.want) || len(g.errs) > 0 || s.Line() != tc.line {
+			t.Errorf("%.20q…: urls %q, errors %v, line %d; want %q, line %d", tc.in[len(tc.in)-40:], locs(g.urls), g.errs, s.Line(), tc.want, tc.line)
+		}
+	}
+}
+
 // TestReadOutputAccepted checks that the "sitemap" field and column that
 // `sitemapkit read` adds (where it found each URL) are accepted and
 // ignored, so read's output feeds generate as it is.
