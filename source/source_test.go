@@ -414,6 +414,21 @@ func TestAutoFormatPast(t *testing.T) {
 	}
 }
 
+// TestTextLoneCR: a CR alone ends a line of a URL list anywhere, not only
+// in a file whose first 4 KiB end lines so: two URLs ran into one,
+// published with %0D in it. Line numbers count those lines.
+func TestTextLoneCR(t *testing.T) {
+	in := strings.Repeat("https://www.example.com/x\n", 200) + "https://www.example.com/a\rhttps://www.example.com/b\r\n\xff\n"
+	s := source.New(strings.NewReader(in), "f.txt", source.FormatText)
+	g := readAll(t, s)
+	if n := len(g.urls); n != 202 || g.urls[200].Loc != "https://www.example.com/a" || g.urls[201].Loc != "https://www.example.com/b" {
+		t.Fatalf("%d urls, the last two %q", n, locs(g.urls[max(0, n-2):]))
+	}
+	if len(g.errs) != 1 || !strings.HasPrefix(g.errs[0].Error(), "f.txt:203:1: ") {
+		t.Errorf("errors %v, want one at f.txt:203:1 (the line after the CR alone)", g.errs)
+	}
+}
+
 // TestReadOutputAccepted checks that the "sitemap" field and column that
 // `sitemapkit read` adds (where it found each URL) are accepted and
 // ignored, so read's output feeds generate as it is.

@@ -15,6 +15,15 @@ type textSource struct {
 	name string
 	line int
 	err  error
+
+	// A CR alone ends a line as LF does: the rest of a line read after
+	// one, the number of its line, and how many such lines were met (the
+	// line reader counts LFs; a file whose lines all end in CR alone it
+	// splits itself).
+	rest     string
+	hasRest  bool
+	restLine int
+	extra    int
 }
 
 func newText(lr *lineReader, name string) *textSource { return &textSource{lr: lr, name: name} }
@@ -25,7 +34,7 @@ func (t *textSource) Read() (sitemap.URL, error) {
 		return sitemap.URL{}, t.err
 	}
 	for {
-		line, ok := t.lr.next()
+		line, n, ok := t.nextLine()
 		if !ok {
 			t.err = endError(t.lr, t.name)
 			return sitemap.URL{}, t.err
@@ -34,12 +43,34 @@ func (t *textSource) Read() (sitemap.URL, error) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		t.line = t.lr.line
+		t.line = n
 		if err := checkUTF8(t.name, t.line, line); err != nil {
 			return sitemap.URL{}, err
 		}
 		return sitemap.URL{Loc: line}, nil
 	}
+}
+
+// nextLine returns the next line and its number. A CR alone in a line
+// read ends a line too: in a file of LF lines with one that ends in CR
+// alone, two URLs ran into one, published as one with %0D in it.
+func (t *textSource) nextLine() (string, int, bool) {
+	if !t.hasRest {
+		line, ok := t.lr.next()
+		if !ok {
+			return "", 0, false
+		}
+		t.rest, t.hasRest, t.restLine = line, true, t.lr.line+t.extra
+	}
+	line, n := t.rest, t.restLine
+	if i := strings.IndexByte(line, '\r'); i >= 0 {
+		line, t.rest = line[:i], line[i+1:]
+		t.restLine++
+		t.extra++
+	} else {
+		t.hasRest = false
+	}
+	return line, n, true
 }
 
 // All returns every URL; see Source.All.
