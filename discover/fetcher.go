@@ -67,13 +67,23 @@ func NewFetcher(o Options) *Fetcher {
 	// it is read, not while it waits its turn.
 	docs := *client
 	docs.TimeoutPerRead = true
-	return &Fetcher{
+	f := &Fetcher{
 		client: client,
 		docs:   &docs,
 		ua:     o.UserAgent,
 		o:      o,
 		robots: map[string]*robotsEntry{},
 	}
+	// A redirect leads to a URL robots.txt must allow as well, on its own
+	// host or another: the first URL alone was asked, and a redirect to a
+	// disallowed path was fetched.
+	docs.CheckHop = func(ctx context.Context, to *url.URL) error {
+		if p := f.allowed(ctx, to, to.String()); p != nil {
+			return p
+		}
+		return nil
+	}
+	return f
 }
 
 // robotsFor fetches (once) the robots.txt of u's scheme and host.
@@ -262,6 +272,9 @@ func (f *Fetcher) open(ctx context.Context, rawURL string) (io.ReadCloser, []Red
 					chain = append(chain, h.To)
 				}
 				return nil, redirects(fe.Redirects), problem(FetchFailed, err, "redirect loop: %s", strings.Join(chain, " → "))
+			}
+			if p, ok := fe.Err.(*Error); ok { // a hop robots.txt disallows
+				return nil, redirects(fe.Redirects), problem(p.Kind, p.Err, "redirected to %s: %s", fe.Redirects[len(fe.Redirects)-1].To, p.msg)
 			}
 			return nil, redirects(fe.Redirects), problem(FetchFailed, err, "%v", fe.Err)
 		}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -247,5 +248,35 @@ func TestRobotsFileEndless(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the walk did not end: the robots.txt file is counted without bound")
+	}
+}
+
+// TestRedirectCheckedByRobots: a redirect leads to a URL that robots.txt
+// must allow as well, on another host or the same one: only the first
+// URL was asked, and a redirect to a disallowed path was fetched.
+func TestRedirectCheckedByRobots(t *testing.T) {
+	b := sitetest.New(t)
+	b.Page("/robots.txt", "User-agent: *\nDisallow: /private\n")
+	var fetched atomic.Int32
+	b.Handle("/private/s.xml", func(w http.ResponseWriter, r *http.Request) {
+		fetched.Add(1)
+		io.WriteString(w, sitetest.URLSet(b.URL+"/private/a"))
+	})
+	a := sitetest.New(t)
+	a.Page("/robots.txt", "User-agent: *\nAllow: /\n")
+	a.Handle("/x.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+"/private/s.xml", http.StatusFound)
+	})
+	b.Handle("/y.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/private/s.xml", http.StatusMovedPermanently)
+	})
+	for _, start := range []string{a.URL + "/x.xml", b.URL + "/y.xml"} {
+		_, found := walk(t, []string{start}, discover.Options{}, discover.BlockedByRobots)
+		if len(found) != 1 || !strings.Contains(found[0], "redirected to "+b.URL+"/private/s.xml") {
+			t.Errorf("%s: findings %q, want one blocked-by-robots naming the hop", start, found)
+		}
+	}
+	if n := fetched.Load(); n != 0 {
+		t.Errorf("the disallowed sitemap was fetched %d times", n)
 	}
 }

@@ -116,6 +116,11 @@ type Client struct {
 	// judges each hop itself before taking it (a crawler: scope and
 	// robots.txt).
 	KeepRedirects bool
+	// CheckHop, when set, is asked before each redirect is followed, with
+	// the URL it leads to: an error stops the Get, which returns it (in
+	// an *Error, with the hops taken). For robots.txt: the first URL is
+	// the caller's to check, each hop's is another fetch of its own.
+	CheckHop func(ctx context.Context, to *url.URL) error
 	// Transport makes the requests. Default (nil): http.DefaultTransport's
 	// settings, with a response header capped at MaxHeaderBytes.
 	Transport http.RoundTripper
@@ -270,6 +275,11 @@ func (c *Client) get(ctx context.Context, rawURL string) (*hopResponse, *Error) 
 		}
 		if len(hops) > maxRedirects || maxRedirects < 0 {
 			return nil, &Error{URL: rawURL, Redirects: hops, Err: fmt.Errorf("%w (more than %d)", ErrTooManyRedirects, max(maxRedirects, 0))}
+		}
+		if c.CheckHop != nil {
+			if err := c.CheckHop(ctx, next); err != nil {
+				return nil, &Error{URL: rawURL, Redirects: hops, Err: err}
+			}
 		}
 		cur = next.String()
 	}
