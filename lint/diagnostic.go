@@ -27,7 +27,7 @@ type Diagnostic struct {
 // string (\n, \x1b, \u202e): a hostile sitemap cannot add lines of its
 // own to a report, nor drive the terminal it is read on.
 func (d Diagnostic) String() string {
-	s := printable(d.File)
+	s := Printable(d.File)
 	if d.Line > 0 {
 		s += ":" + strconv.Itoa(d.Line)
 		if d.Col > 0 {
@@ -37,12 +37,15 @@ func (d Diagnostic) String() string {
 	if s != "" {
 		s += ": "
 	}
-	return s + d.Severity.String() + "[" + d.Rule + "]: " + printable(d.Message)
+	return s + d.Severity.String() + "[" + d.Rule + "]: " + Printable(d.Message)
 }
 
-// printable returns s with the runes that change how a terminal shows
-// what follows escaped (see String); s itself when it has none.
-func printable(s string) string {
+// Printable returns s with the runes that change how a terminal shows
+// what follows escaped, as String escapes a diagnostic's file and
+// message: control characters, line and paragraph separators, bidi
+// controls, and bytes that are not UTF-8. s itself when it has none. For
+// whatever else a report prints of a document: a name can hold a newline.
+func Printable(s string) string {
 	i := strings.IndexFunc(s, unprintable)
 	if i < 0 {
 		if utf8.ValidString(s) {

@@ -202,9 +202,9 @@ func unscopedNote(files []lint.FileResult) string {
 	if n == 0 {
 		return ""
 	}
-	what, its := first, "its"
+	what, its := lint.Printable(first), "its"
 	if n > 1 {
-		what, its = fmt.Sprintf("%d local files (%s…)", n, first), "their"
+		what, its = fmt.Sprintf("%d local files (%s…)", n, lint.Printable(first)), "their"
 	}
 	return "Scope not checked for " + what + ": " + its + " public URL is unknown. Give --base https://www.example.com/ (the URL of the folder given) to check that each URL is on the sitemap's host and inside its folder."
 }

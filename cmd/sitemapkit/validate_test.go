@@ -435,3 +435,20 @@ func TestSiteFlagsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateScopeNoteEscaped: the note that a local file's scope was
+// not checked names the file as findings do, its control characters
+// escaped: a file name holding a newline added a forged finding line.
+func TestValidateScopeNoteEscaped(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "evil\nforged.xml:1:1: error[fake]: injected\nz.xml", xmlURLSet(entry(vbase+"a")))
+	_, out, _ := sk(t, "validate", dir)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "forged") || strings.HasPrefix(line, "z.xml") {
+			t.Errorf("a line of the file's name: %q\n%s", line, out)
+		}
+	}
+	if !strings.Contains(out, `evil\nforged.xml`) {
+		t.Errorf("the note does not show the name escaped:\n%s", out)
+	}
+}
