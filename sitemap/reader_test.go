@@ -822,3 +822,19 @@ func TestErrorRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCDATATooLongPlaced: a CDATA section past the 1 MiB a value may hold
+// is an error placed on its line: its start had left the buffer, and the
+// error had no line or column.
+func TestCDATATooLongPlaced(t *testing.T) {
+	doc := "<urlset " + ns + ">\n\n<url><loc><![CDATA[" + strings.Repeat("a", 1200000) + "]]></loc></url></urlset>\n"
+	r := sitemap.NewReader(strings.NewReader(doc))
+	var err error
+	for err == nil {
+		_, err = r.Read()
+	}
+	var se *sitemap.SyntaxError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "value too long") || se.Line != 3 || se.Col < 1<<20 {
+		t.Fatalf("error %v, want value too long on line 3, past column 1 Mi", err)
+	}
+}

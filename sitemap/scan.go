@@ -586,7 +586,9 @@ func (s *scanner) skipBang(dst *[]byte, keep bool) (cdata bool, err error) {
 				if keep {
 					*dst = s.appendChecked(*dst, s.buf[s.r:cut], s.base+int64(s.r))
 					if len(*dst) > maxValue {
-						return true, s.syntaxErr(off, errValueTooLong)
+						// Where it went past: the section's start has left
+						// the buffer, and with it its line.
+						return true, s.syntaxErr(s.base+int64(cut), errValueTooLong)
 					}
 				}
 				s.r = cut
