@@ -513,7 +513,8 @@ var rdCases = []rdCase{
 	{name: "UTF-16", in: "\xff\xfe<\x00u\x00", err: sitemap.ErrUnsupportedFormat, errPos: "1:1"},
 	{name: "binary", in: "\x00\x01\x02\x03 garbage", err: sitemap.ErrUnsupportedFormat, errPos: "1:1"},
 	{name: "deep nesting", in: "<urlset " + ns + "><url><x>" + strings.Repeat("<a>", 300), errMsg: "nested too deeply", notices: []string{"1:66 unknown-tag"}},
-	{name: "token too long", in: "<urlset " + ns + "><url " + strings.Repeat("a=\"b\" ", 50000) + ">", errMsg: "token too long"},
+	{name: "token too long", in: "<urlset " + ns + "><url " + strings.Repeat("a=\"b\" ", 50000) + ">", errMsg: "token too long",
+		notices: []string{"1:72 parse-error"}}, // the attribute given twice, once
 	{name: "unclosed comment", in: "<urlset " + ns + "><!-- ", err: io.ErrUnexpectedEOF},
 }
 
@@ -836,5 +837,36 @@ func TestCDATATooLongPlaced(t *testing.T) {
 	var se *sitemap.SyntaxError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "value too long") || se.Line != 3 || se.Col < 1<<20 {
 		t.Fatalf("error %v, want value too long on line 3, past column 1 Mi", err)
+	}
+}
+
+// TestDuplicateAttribute: an attribute given twice in one tag (not
+// well-formed XML, which parsers read differently) is a parse-error
+// notice, and the first is read: an hreflang alternate read as de by one
+// parser and en by another. A tag of many attributes is checked too.
+func TestDuplicateAttribute(t *testing.T) {
+	many := ""
+	for i := range 40 {
+		many += fmt.Sprintf(` data-%d="x"`, i)
+	}
+	for _, tc := range []struct{ attrs, want string }{
+		{`rel="alternate" hreflang="en" hreflang="de" href="https://a.example/2"`, "en"},
+		{`rel="alternate"` + many + ` hreflang="en" href="https://a.example/2"` + many, "en"},
+	} {
+		doc := "<urlset " + ns + ` xmlns:xhtml="http://www.w3.org/1999/xhtml"><url><loc>https://a.example/1</loc><xhtml:link ` + tc.attrs + "/></url></urlset>"
+		r := sitemap.NewReader(strings.NewReader(doc))
+		var notices []string
+		r.OnNotice = func(n sitemap.Notice) {
+			if n.Rule == sitemap.RuleParseError {
+				notices = append(notices, n.Msg)
+			}
+		}
+		u, err := r.Read()
+		if err != nil || len(u.Alternates) != 1 || u.Alternates[0].Hreflang != tc.want {
+			t.Fatalf("%.60s…: %+v, %v", tc.attrs, u, err)
+		}
+		if len(notices) == 0 || !strings.Contains(notices[0], "given twice") {
+			t.Errorf("%.60s…: notices %q, want one about an attribute given twice", tc.attrs, notices)
+		}
 	}
 }

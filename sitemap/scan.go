@@ -164,7 +164,9 @@ type scanner struct {
 	tag      tagInfo
 	attrs    []attr
 	attrBuf  []byte
-	quiet    int // > 0 while skipping an element: its text is not noticed
+	attrSet  map[string]bool // the names of a tag of many attributes (see dupAttr)
+	attrTag  int64           // the offset of the tag attrSet is of; -1: none
+	quiet    int             // > 0 while skipping an element: its text is not noticed
 	warned   map[string]bool
 
 	notice func(off int64, rule, msg string)
@@ -176,6 +178,7 @@ func (s *scanner) init(src io.Reader, name string) {
 	s.buf = make([]byte, scanBufInit)
 	s.line = 1
 	s.prevCR, s.sawCR = false, false
+	s.attrTag = -1
 }
 
 // more compacts the buffer and reads more input. It reports whether new
@@ -816,6 +819,15 @@ func (s *scanner) scanAttr(i int, off int64) (int, error) {
 	a.name[0] = len(s.attrBuf)
 	s.attrBuf = append(s.attrBuf, s.buf[s.r+start:s.r+i]...)
 	a.name[1] = len(s.attrBuf)
+	dup := s.dupAttr(s.attrBuf[a.name[0]:a.name[1]], off)
+	if dup {
+		// Not well-formed XML, which parsers read differently (the
+		// first, the last, or nothing): the first is read, and the
+		// reader says so, once a document for each name: a tag of one
+		// attribute given 100,000 times is one finding, not 100,000.
+		nm := s.attrBuf[a.name[0]:a.name[1]]
+		s.warnOnce("attr:"+string(nm), s.base+int64(s.r+start), RuleParseError, fmt.Sprintf("attribute %s given twice; the first is read", nm))
+	}
 	// = and the quote.
 	var q byte
 	for q == 0 {
@@ -852,9 +864,41 @@ func (s *scanner) scanAttr(i int, off int64) (int, error) {
 		a.val[0] = len(s.attrBuf)
 		s.attrBuf = s.decode(s.attrBuf, v, s.base+int64(s.r+i))
 		a.val[1] = len(s.attrBuf)
-		s.attrs = append(s.attrs, a)
+		if !dup {
+			s.attrs = append(s.attrs, a)
+		}
 		return i + j + 1, nil
 	}
+}
+
+// dupAttr reports whether the tag at off has an attribute named name
+// already. A tag of a few attributes is looked through; one of many gets
+// a set, so that 20,000 attributes cost no 200 million comparisons.
+func (s *scanner) dupAttr(name []byte, off int64) bool {
+	const few = 16
+	if len(s.attrs) < few {
+		for _, a := range s.attrs {
+			if bytes.Equal(s.attrBuf[a.name[0]:a.name[1]], name) {
+				return true
+			}
+		}
+		return false
+	}
+	if s.attrTag != off || s.attrSet == nil {
+		clear(s.attrSet)
+		if s.attrSet == nil {
+			s.attrSet = map[string]bool{}
+		}
+		for _, a := range s.attrs {
+			s.attrSet[string(s.attrBuf[a.name[0]:a.name[1]])] = true
+		}
+		s.attrTag = off
+	}
+	if s.attrSet[string(name)] {
+		return true
+	}
+	s.attrSet[string(name)] = true
+	return false
 }
 
 // attr returns the value of the attribute named name of the last start tag.
