@@ -352,6 +352,7 @@ func (r *Reader) start() error {
 func (r *Reader) startXML() error {
 	s := &r.s
 	if s.ensure(6) && bytes.HasPrefix(s.buf[s.r:s.w], []byte("<?xml")) && isSpaceByte(s.buf[s.r+5]) {
+		s.declAt = s.base + int64(s.r)
 		r.declaration()
 	}
 	tok, err := s.next()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -867,6 +868,37 @@ func TestDuplicateAttribute(t *testing.T) {
 		}
 		if len(notices) == 0 || !strings.Contains(notices[0], "given twice") {
 			t.Errorf("%.60s…: notices %q, want one about an attribute given twice", tc.attrs, notices)
+		}
+	}
+}
+
+// TestMisplacedDeclaration: an XML declaration anywhere but the start (after
+// a comment, a second one, one inside the root) is a parse-error notice:
+// not well-formed XML, which strict parsers refuse. One at the start, and
+// other processing instructions, are not.
+func TestMisplacedDeclaration(t *testing.T) {
+	entry := "<url><loc>https://a.example/1</loc></url>"
+	for _, tc := range []struct {
+		doc  string
+		want []string
+	}{
+		{"<!-- c -->\n<?xml version=\"1.0\"?><urlset " + ns + ">" + entry + "</urlset>", []string{"2:1"}},
+		{`<?xml version="1.0"?><?XML version="1.0"?><urlset ` + ns + ">" + entry + "</urlset>", []string{"1:22"}},
+		{`<?xml version="1.0"?>` + "\n<urlset " + ns + `><?xml version="1.0"?>` + entry + "</urlset>", []string{"2:" + fmt.Sprint(len("<urlset "+ns+">")+1)}},
+		{`<?xml version="1.0"?>` + "\n" + `<?xml-stylesheet href="a.xsl"?><urlset ` + ns + ">" + entry + "</urlset>", nil},
+	} {
+		r := sitemap.NewReader(strings.NewReader(tc.doc))
+		var got []string
+		r.OnNotice = func(n sitemap.Notice) {
+			if n.Rule == sitemap.RuleParseError {
+				got = append(got, fmt.Sprintf("%d:%d", n.Pos.Line, n.Pos.Col))
+			}
+		}
+		if u, err := r.Read(); err != nil || u.Loc != "https://a.example/1" {
+			t.Fatalf("%q: %v, %v", tc.doc, u, err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: parse-error notices at %q, want %q", tc.doc, got, tc.want)
 		}
 	}
 }

@@ -166,6 +166,7 @@ type scanner struct {
 	attrBuf  []byte
 	attrSet  map[string]bool // the names of a tag of many attributes (see dupAttr)
 	attrTag  int64           // the offset of the tag attrSet is of; -1: none
+	declAt   int64           // the offset of the XML declaration at the start; -1: none
 	quiet    int             // > 0 while skipping an element: its text is not noticed
 	warned   map[string]bool
 
@@ -178,7 +179,7 @@ func (s *scanner) init(src io.Reader, name string) {
 	s.buf = make([]byte, scanBufInit)
 	s.line = 1
 	s.prevCR, s.sawCR = false, false
-	s.attrTag = -1
+	s.attrTag, s.declAt = -1, -1
 }
 
 // more compacts the buffer and reads more input. It reports whether new
@@ -467,12 +468,27 @@ func (s *scanner) next() (tokKind, error) {
 				s.warn(off, RuleParseError, fmt.Sprintf("text inside <%s>, where only elements are allowed", s.stack[len(s.stack)-1].qname))
 			}
 		case '?':
+			s.misplacedDecl()
 			if err := s.skipUntil(2, "?>"); err != nil {
 				return tokEOF, err
 			}
 		default:
 			return s.scanTag()
 		}
+	}
+}
+
+// misplacedDecl notices an XML declaration at s.r, a processing
+// instruction whose target is xml, anywhere but the document's start
+// (declAt): not well-formed XML, which strict parsers refuse (one after a
+// comment, two run together, one inside the root).
+func (s *scanner) misplacedDecl() {
+	off := s.base + int64(s.r)
+	if off == s.declAt || !s.ensure(6) {
+		return
+	}
+	if b := s.buf[s.r+2 : s.r+6]; bytes.EqualFold(b[:3], []byte("xml")) && (isSpaceByte(b[3]) || b[3] == '?') {
+		s.warn(off, RuleParseError, "XML declaration not at the start of the document (nothing may come before it)")
 	}
 }
 
@@ -1004,6 +1020,7 @@ func (s *scanner) text(dst []byte) ([]byte, error) {
 				return dst, s.syntaxErr(s.base+int64(s.r), errValueTooLong)
 			}
 		case '?':
+			s.misplacedDecl()
 			if err := s.skipUntil(2, "?>"); err != nil {
 				return dst, err
 			}
