@@ -32,8 +32,9 @@ type Position struct {
 // has a field for it; RuleParseError for damage the Reader recovers from:
 // an undefined entity, a bare '&', an undeclared namespace prefix, text
 // where only elements belong, an element after the root element (a
-// server's warning appended as HTML). A second urlset or sitemapindex
-// after the root is an error: its entries are not read.
+// server's warning appended as HTML). A second urlset or sitemapindex,
+// or a url or sitemap entry, after the root is an error: its entries are
+// not read.
 type Notice struct {
 	Pos  Position
 	Rule string

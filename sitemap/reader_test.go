@@ -418,6 +418,13 @@ var rdCases = []rdCase{
 		errPos: "3:1",
 	},
 	{
+		name:   "an entry after the root",
+		in:     "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url></urlset>\n<url><loc>http://a.example/2</loc></url>",
+		locs:   []string{"http://a.example/1"},
+		errMsg: "element <url> after the root element </urlset> (not read)",
+		errPos: "3:1",
+	},
+	{
 		name:   "truncated",
 		in:     "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url>\n<url><loc>http://a.exa",
 		locs:   []string{"http://a.example/1"},

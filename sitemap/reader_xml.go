@@ -49,9 +49,11 @@ func (r *Reader) finish() error {
 		return io.EOF
 	}
 	msg := fmt.Sprintf("element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName)
-	if l := string(s.tag.local); l == "urlset" || l == "sitemapindex" {
-		// A second document run into the first: its entries are not
-		// read, and a reader must say the document was read in part.
+	switch string(s.tag.local) {
+	case "urlset", "sitemapindex", "url", "sitemap":
+		// A second document run into the first, or entries after its
+		// end: they are not read, and a reader must say the document was
+		// read in part.
 		return s.errorf(s.tag.off, "%s", msg)
 	}
 	// Anything else (a server's warning appended as HTML) holds no
