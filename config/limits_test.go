@@ -66,3 +66,20 @@ func TestLoadTooLarge(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestKeyPositionsBounded: noting where keys start costs memory bounded
+// by the file, not by a long key times a long array: each element is
+// noted under its whole path, and a file of 60 KB took 421 MB.
+func TestKeyPositionsBounded(t *testing.T) {
+	doc := "base = \"https://www.example.com/\"\n\"" + strings.Repeat("a", 30000) + "\" = [" + strings.Repeat("1,", 30000) + "1]\n"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	pos := keyPositions(doc)
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("keyPositions of %d KB allocated %d MB", len(doc)>>10, got>>20)
+	}
+	if _, ok := pos["base"]; !ok {
+		t.Errorf("base not noted: %d positions", len(pos))
+	}
+}

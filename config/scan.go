@@ -64,11 +64,35 @@ func (s *scanner) next() {
 }
 
 func (s *scanner) note(parts []string, p pos) {
+	// Bounded: an element of an array is noted under its whole path, so a
+	// long key over a long array cost their product (a file of 60 KB took
+	// 421 MB). No key of the format is this long, nor a real file this
+	// many keys; past them a position is missing, and an error falls back
+	// to its table's.
+	if pathLen(parts) > maxNotedKey || len(s.pos) >= maxNoted {
+		return
+	}
 	k := pathKey(parts)
 	if _, ok := s.pos[k]; !ok {
 		s.pos[k] = p
 	}
 }
+
+// pathLen is the length of the key pathKey makes of parts.
+func pathLen(parts []string) int {
+	n := len(parts) - 1
+	for _, part := range parts {
+		n += len(part)
+	}
+	return n
+}
+
+// The bounds of what keyPositions notes: the length of a path, and how
+// many paths.
+const (
+	maxNotedKey = 512
+	maxNoted    = 1 << 16
+)
 
 // skipSpace skips blanks and comments, and newlines too when nl.
 func (s *scanner) skipSpace(nl bool) {
@@ -210,6 +234,7 @@ func (s *scanner) value(path []string) {
 	case '[':
 		s.next()
 		last := path[len(path)-1]
+		noting := pathLen(path) <= maxNotedKey // else no element is noted: not made either
 		for n := 0; !s.eof(); n++ {
 			s.skipSpace(true)
 			if s.peek() == ']' {
@@ -217,8 +242,11 @@ func (s *scanner) value(path []string) {
 				return
 			}
 			start := s.i
-			elem := append(append([]string(nil), path[:len(path)-1]...), last+"["+strconv.Itoa(n)+"]")
-			s.note(elem, s.here())
+			elem := path
+			if noting {
+				elem = append(append([]string(nil), path[:len(path)-1]...), last+"["+strconv.Itoa(n)+"]")
+				s.note(elem, s.here())
+			}
 			s.value(elem)
 			s.skipSpace(true)
 			if s.peek() == ',' {
