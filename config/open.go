@@ -250,7 +250,7 @@ func (s *Source) Inputs(c *Config) ([]Input, error) {
 			}
 			return nil
 		}, open: func(ctx context.Context) (source.Source, func() error, error) {
-			sm := source.OpenSitemaps(ctx, starts, source.SitemapsOptions{})
+			sm := source.OpenSitemaps(ctx, starts, source.SitemapsOptions{RefuseAltered: true})
 			return sm, sm.Close, nil
 		}})
 	case TypeCrawl:

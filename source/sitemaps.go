@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"math"
@@ -28,6 +29,12 @@ type SitemapsOptions struct {
 	// with a change (invalid UTF-8 made U+FFFD, a NUL kept) is otherwise
 	// silent. It is called from the goroutines that read, at once.
 	OnNotice func(doc string, n sitemap.Notice)
+	// RefuseAltered returns an entry the reader read with a change (a
+	// character XML does not allow: a byte that is not UTF-8 read as
+	// U+FFFD, a NUL kept) as a *ParseError naming the change, not as the
+	// entry: a set built from sitemaps must not publish a URL its source
+	// did not hold, as a file input refuses a line that is not UTF-8.
+	RefuseAltered bool
 }
 
 // Sitemaps is a Source of the entries of existing sitemaps: every file,
@@ -92,7 +99,8 @@ type Sitemaps struct {
 	place   string
 	end     error // io.EOF, or the error that ended the stream
 
-	onNotice func(doc string, n sitemap.Notice) // SitemapsOptions.OnNotice
+	onNotice      func(doc string, n sitemap.Notice) // SitemapsOptions.OnNotice
+	refuseAltered bool                               // SitemapsOptions.RefuseAltered
 }
 
 // A SitemapError is a sitemap (or robots.txt, file or folder) that could
@@ -206,7 +214,8 @@ func OpenSitemaps(ctx context.Context, starts []string, o SitemapsOptions) *Site
 		name: strings.Join(starts, ", "),
 		docs: make(chan *smDoc, o.Concurrency),
 
-		onNotice: o.OnNotice,
+		onNotice:      o.OnNotice,
+		refuseAltered: o.RefuseAltered,
 	}
 	s.wctx, s.stop = context.WithCancelCause(context.Background())
 	s.ahead = sync.NewCond(&s.mu)
@@ -393,6 +402,7 @@ type smReader struct {
 	notices []sitemap.Notice // notices of the document since the last entry
 	batch   []smItem
 	also    func(doc string, n sitemap.Notice) // SitemapsOptions.OnNotice
+	refuse  bool                               // SitemapsOptions.RefuseAltered
 }
 
 // read reads d's records into sd's batches. A damaged document ends the
@@ -400,7 +410,7 @@ type smReader struct {
 func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 	defer close(sd.batches)
 	defer d.Body.Close()
-	rd := &smReader{doc: d.Name, r: sitemap.NewReader(d.Body), batch: s.newBatch(), also: s.onNotice}
+	rd := &smReader{doc: d.Name, r: sitemap.NewReader(d.Body), batch: s.newBatch(), also: s.onNotice, refuse: s.refuseAltered}
 	rd.r.Name = d.Name
 	rd.r.OnNotice = rd.notice
 	rd.r.ReuseURL = true // copied into the batch, slices cloned
@@ -426,7 +436,18 @@ func (s *Sitemaps) read(sd *smDoc, d *discover.Document, final bool) {
 		switch {
 		case err == nil:
 			pos := rd.r.Pos()
+			altered := rd.altered(pos.Offset)
 			rd.flushNotices(pos.Offset)
+			if altered != nil {
+				rd.batch = append(rd.batch, smItem{
+					err:  &ParseError{File: rd.doc, Line: altered.Pos.Line, Column: altered.Pos.Col, Err: fmt.Errorf("%s: the entry is left out", altered.Msg)},
+					line: int32(pos.Line), col: int32(pos.Col),
+				})
+				if len(rd.batch) >= smBatch && !send() {
+					return
+				}
+				continue
+			}
 			// Filled in place: a record is copied once, not built and
 			// then copied.
 			if n := len(rd.batch); n < cap(rd.batch) {
@@ -545,9 +566,21 @@ func (s *smReader) notice(n sitemap.Notice) {
 	if s.also != nil {
 		s.also(s.doc, n)
 	}
-	if n.Rule == sitemap.RuleMissingTag || n.Rule == sitemap.RuleInvalidURL {
+	if n.Rule == sitemap.RuleMissingTag || n.Rule == sitemap.RuleInvalidURL || s.refuse && n.Rule == sitemap.RuleInvalidCharacter {
 		s.notices = append(s.notices, n)
 	}
+}
+
+// altered returns the first notice of a character read with a change in
+// the entry that starts at off, when such entries are refused.
+func (s *smReader) altered(off int64) *sitemap.Notice {
+	for i := range s.notices {
+		if n := &s.notices[i]; n.Rule == sitemap.RuleInvalidCharacter && n.Pos.Offset >= off {
+			c := *n
+			return &c
+		}
+	}
+	return nil
 }
 
 // flushNotices turns the notices before offset off (the start of the
@@ -558,6 +591,9 @@ func (s *smReader) flushNotices(off int64) {
 	for _, n := range s.notices {
 		if n.Pos.Offset >= off {
 			break
+		}
+		if n.Rule == sitemap.RuleInvalidCharacter {
+			continue // not an entry skipped: see altered
 		}
 		var err error = errors.New(n.Msg)
 		if n.Rule == sitemap.RuleMissingTag {

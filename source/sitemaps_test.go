@@ -789,3 +789,39 @@ func BenchmarkSitemaps(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "URLs/s")
 }
+
+// TestSitemapsRefuseAltered: with RefuseAltered, an entry the reader read
+// with a change (a byte that is not UTF-8, a NUL reference) is a
+// ParseError at the character, not the entry; without it, the entry comes
+// as read. generate published such a URL (caf%EF%BF%BD) with exit 0.
+func TestSitemapsRefuseAltered(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.xml")
+	doc := "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n" +
+		"<url><loc>https://www.example.com/caf\xe9</loc></url>\n<url><loc>https://www.example.com/n&#0;ul</loc></url>\n" +
+		"<url><loc>https://www.example.com/ok</loc></url>\n</urlset>\n"
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, refuse := range []bool{false, true} {
+		s := source.OpenSitemaps(context.Background(), []string{p}, source.SitemapsOptions{RefuseAltered: refuse})
+		var got, errs []string
+		for u, err := range s.All() {
+			if err != nil {
+				errs = append(errs, err.Error())
+				continue
+			}
+			got = append(got, u.Loc)
+		}
+		s.Close()
+		if !refuse {
+			if len(got) != 3 || len(errs) != 0 {
+				t.Errorf("not refused: %q, %q; want the three entries as read", got, errs)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got, []string{"https://www.example.com/ok"}) || len(errs) != 2 ||
+			!strings.HasPrefix(errs[0], p+":3:") || !strings.Contains(errs[0], "not UTF-8") || !strings.HasPrefix(errs[1], p+":4:") {
+			t.Errorf("refused: %q, %q; want ok, and errors at lines 3 and 4", got, errs)
+		}
+	}
+}
