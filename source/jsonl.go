@@ -112,9 +112,7 @@ func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 		}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		if i := strings.Index(line, name); i >= 0 {
-			col = i + 1
-		}
+		col = keyColumn(line, name)
 		if uq, e := strconv.Unquote(name); e == nil {
 			name = uq
 		}
@@ -190,6 +188,23 @@ type listError struct {
 
 func (e *listError) Error() string { return fmt.Sprintf("field %q: %v", e.field, e.err) }
 func (e *listError) Unwrap() error { return e.err }
+
+// keyColumn returns the 1-based column of quoted, a key as JSON writes
+// it, where it is a key (followed by a colon) on line: the same text as
+// an earlier value is not it. 0 if it cannot tell.
+func keyColumn(line, quoted string) int {
+	for off := 0; ; {
+		i := strings.Index(line[off:], quoted)
+		if i < 0 {
+			return 0
+		}
+		at := off + i
+		if rest := strings.TrimLeft(line[at+len(quoted):], " \t"); strings.HasPrefix(rest, ":") {
+			return at + 1
+		}
+		off = at + 1
+	}
+}
 
 // valueColumn returns the 1-based column of the value of the object's
 // field name on line, or 0 if it cannot tell.

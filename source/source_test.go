@@ -516,3 +516,22 @@ func TestCROnlyLines(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorColumns: an error's column is on the line as written: a URL
+// list's line with spaces before the URL (they were not counted), a JSONL
+// key that is also an earlier value (the value was named).
+func TestErrorColumns(t *testing.T) {
+	for _, tc := range []struct {
+		format source.Format
+		in     string
+		want   string
+	}{
+		{source.FormatText, "   https://www.example.com/caf\xe9\n", "f:1:31: "},
+		{source.FormatJSONL, `{"changefreq":"daily","loc":"https://www.example.com/a","daily":1}` + "\n", "f:1:57: "},
+	} {
+		g := readAll(t, source.New(strings.NewReader(tc.in), "f", tc.format))
+		if len(g.errs) != 1 || !strings.HasPrefix(g.errs[0].Error(), tc.want) {
+			t.Errorf("%q: errors %v, want one at %s", tc.in, g.errs, tc.want)
+		}
+	}
+}

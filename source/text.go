@@ -39,12 +39,18 @@ func (t *textSource) Read() (sitemap.URL, error) {
 			t.err = endError(t.lr, t.name)
 			return sitemap.URL{}, t.err
 		}
+		raw := line
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
 			continue
 		}
 		t.line = n
 		if err := checkUTF8(t.name, t.line, line); err != nil {
+			// Columns of the line as written, spaces before the URL
+			// included.
+			if pe, ok := err.(*ParseError); ok {
+				pe.Column += strings.Index(raw, line)
+			}
 			return sitemap.URL{}, err
 		}
 		return sitemap.URL{Loc: line}, nil
