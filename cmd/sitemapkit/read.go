@@ -53,13 +53,14 @@ Formats:
          it is; rows come out as they are read.
   text   one loc per line.
 
-Problems (a damaged file, an HTTP error) are reported on stderr as
+Problems (a damaged file, an HTTP error, an entry that cannot be read,
+such as a <url> without <loc>) are reported on stderr as
 FILE:LINE:COL: error[rule-id]: message; the entries before the damage are
 printed.
 
 EXIT STATUS
   0  every document was read completely
-  1  some document could not be read, or only partly
+  1  some document or entry could not be read, or only partly
   2  usage error, or nothing could be read
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP): the entries read so far are
        printed`,
@@ -148,7 +149,17 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 			if !errors.As(err, &se) {
 				var pe *source.ParseError
 				if errors.As(err, &pe) {
-					continue // an entry the reader skipped: validate reports it
+					// An entry the reader skipped (a <url> without <loc>,
+					// a line of a text sitemap that is not a URL): said,
+					// as validate says it, for it is not in the output.
+					rule := sitemap.RuleInvalidURL
+					if errors.Is(pe, source.ErrMissingLoc) {
+						rule = sitemap.RuleMissingTag
+					}
+					say(lint.Diagnostic{File: pe.File, Line: pe.Line, Col: pe.Column, Rule: rule, Severity: lint.Error,
+						Message: pe.Err.Error()})
+					problems++
+					continue
 				}
 				stopped = err
 				break

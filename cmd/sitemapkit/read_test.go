@@ -434,3 +434,22 @@ func TestReadTextControlCharacters(t *testing.T) {
 		t.Errorf("validate does not show the line end escaped:\n%s", out)
 	}
 }
+
+// TestReadSaysSkippedEntries: an entry the reader cannot read (a <url>
+// without <loc>, a line of a text sitemap that is not a URL) is not in
+// the output, so it is said on stderr, as validate says it, and the exit
+// status is 1: it was skipped without a word, with exit 0.
+func TestReadSaysSkippedEntries(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "s.xml", xmlURLSet(entry(vbase+"a"), "<url><lastmod>2024-01-01</lastmod></url>", entry(vbase+"b")))
+	txt := write(t, dir, "s.txt", vbase+"c\nnot a url\n")
+	code, out, errOut := sk(t, "read", "--format", "text", p, txt)
+	if code != exitInputErrors || out != vbase+"a\n"+vbase+"b\n"+vbase+"c\n" {
+		t.Errorf("exit %d, out %q; want 1 and the three URLs", code, out)
+	}
+	for _, want := range []string{p + ":4:1: error[missing-tag]: <url> without <loc>", txt + ":2:1: error[invalid-url]: line is not a URL"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
