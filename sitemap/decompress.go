@@ -7,8 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/klauspost/compress/gzip"
-
+	"github.com/sitemapkit/sitemapkit/internal/gunzip"
 	"github.com/sitemapkit/sitemapkit/internal/zstdwin"
 )
 
@@ -91,7 +90,7 @@ func openDecoder(src io.Reader, limit int64) (*decoder, string, error) {
 	compressed := func() *bufio.Reader { return bufio.NewReaderSize(br, 32<<10) }
 	switch {
 	case bytes.HasPrefix(head, magicGzip):
-		z, err := gzip.NewReader(compressed())
+		z, err := gunzip.NewReader(compressed())
 		if err != nil {
 			if sr.err != nil {
 				return nil, "gzip", sr.err

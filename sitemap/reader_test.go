@@ -909,3 +909,29 @@ func TestMisplacedDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// TestGzipPadding: zero bytes after a gzip document's last member are
+// padding, as gzip(1) reads them, not a damaged stream: such a sitemap was
+// refused (compression-error). Other bytes there still are an error.
+func TestGzipPadding(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	io.WriteString(zw, "<urlset "+ns+"><url><loc>http://a.example/1</loc></url></urlset>")
+	zw.Close()
+	for _, tc := range []struct {
+		tail []byte
+		ok   bool
+	}{{make([]byte, 4096), true}, {[]byte("junk"), false}} {
+		r := sitemap.NewReader(bytes.NewReader(append(bytes.Clone(b.Bytes()), tc.tail...)))
+		var err error
+		n := 0
+		for err == nil {
+			if _, err = r.Read(); err == nil {
+				n++
+			}
+		}
+		if n != 1 || (err == io.EOF) != tc.ok {
+			t.Errorf("tail %q: %d entries, %v; want 1 and ok %v", tc.tail[:min(4, len(tc.tail))], n, err, tc.ok)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/sitemapkit/sitemapkit/internal/gunzip"
 )
 
 const (
@@ -57,7 +58,7 @@ func (l *lineReader) start() {
 			}
 		}
 		l.r, l.w, l.err = 0, 0, nil
-		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(head), rest))
+		zr, err := gunzip.NewReader(io.MultiReader(bytes.NewReader(head), rest))
 		if err != nil {
 			l.err = gzipError(err)
 			return
@@ -89,7 +90,7 @@ func crToLF(b []byte) {
 }
 
 // gzipSource reports a damaged gzip stream as such.
-type gzipSource struct{ zr *gzip.Reader }
+type gzipSource struct{ zr *gunzip.Reader }
 
 func (g gzipSource) Read(p []byte) (int, error) {
 	n, err := g.zr.Read(p)

@@ -19,9 +19,9 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/flate"
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zlib"
 
+	"github.com/sitemapkit/sitemapkit/internal/gunzip"
 	"github.com/sitemapkit/sitemapkit/internal/zstdwin"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -342,7 +342,7 @@ func (c *Client) decode(r io.Reader, h http.Header) (io.Reader, []string, []io.C
 func decoder(coding string, r io.Reader) (io.Reader, error) {
 	switch coding {
 	case "gzip", "x-gzip":
-		return &lazy{open: func() (io.Reader, error) { return gzip.NewReader(r) }}, nil
+		return &lazy{open: func() (io.Reader, error) { return gunzip.NewReader(r) }}, nil
 	case "deflate":
 		// RFC 9110 says zlib, but servers often send raw DEFLATE.
 		br := bufio.NewReader(r)
