@@ -138,8 +138,8 @@ func (c *csvSource) set(u *sitemap.URL, i int, f string) error {
 	return c.cols[i].set(u, f, &c.json)
 }
 
-// fieldError is the error of field i, at line and col, whose JSON err
-// refused.
+// fieldError is err, the refusal of field i's value (bad JSON, too many
+// images), placed at the field's line and col and naming its column.
 func (c *csvSource) fieldError(i, line, col int, err error) error {
 	return &ParseError{File: c.name, Line: line, Column: col, Err: fmt.Errorf("column %q: %w", c.names[i], err)}
 }
