@@ -280,3 +280,37 @@ func TestRedirectCheckedByRobots(t *testing.T) {
 		t.Errorf("the disallowed sitemap was fetched %d times", n)
 	}
 }
+
+// TestRedirectHopCheck: the robots.txt of a redirect's hop is fetched off
+// the document's clock (a slow robots.txt and a slow document, each in
+// time, timed out together), and a hop to another scheme is a fetch
+// failure, not robots.txt's word (its robots.txt was looked for over ftp).
+func TestRedirectHopCheck(t *testing.T) {
+	slow := 600 * time.Millisecond
+	b := sitetest.New(t)
+	b.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(slow)
+		io.WriteString(w, "User-agent: *\nAllow: /\n")
+	})
+	b.Handle("/s.xml", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(slow)
+		io.WriteString(w, sitetest.URLSet(b.URL+"/a"))
+	})
+	a := sitetest.New(t)
+	a.Page("/robots.txt", "User-agent: *\nAllow: /\n")
+	a.Handle("/x.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+"/s.xml", http.StatusFound)
+	})
+	a.Handle("/ftp.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "ftp://files.example.com/s.xml", http.StatusFound)
+	})
+	o := discover.Options{Timeout: time.Second}
+	if _, found := walk(t, []string{a.URL + "/x.xml"}, o, discover.FetchFailed); len(found) != 0 {
+		t.Errorf("a slow hop's robots.txt and document, each in time: %q", found)
+	}
+	_, blocked := walk(t, []string{a.URL + "/ftp.xml"}, o, discover.BlockedByRobots)
+	_, failed := walk(t, []string{a.URL + "/ftp.xml"}, o, discover.FetchFailed)
+	if len(blocked) != 0 || len(failed) != 1 || !strings.Contains(failed[0], "not an http") {
+		t.Errorf("a hop to ftp: blocked %q, failed %q; want one fetch failure", blocked, failed)
+	}
+}

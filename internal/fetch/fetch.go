@@ -175,7 +175,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 	fctx, cancel := context.WithCancel(ctx)
 	t := &fetchTimer{timeout: timeout, cancel: cancel}
 	t.start()
-	resp, err := c.get(fctx, rawURL)
+	resp, err := c.get(fctx, rawURL, t)
 	if err != nil {
 		cancel()
 		if t.expired() && ctx.Err() == nil {
@@ -212,7 +212,7 @@ type hopResponse struct {
 	hops []Hop
 }
 
-func (c *Client) get(ctx context.Context, rawURL string) (*hopResponse, *Error) {
+func (c *Client) get(ctx context.Context, rawURL string, t *fetchTimer) (*hopResponse, *Error) {
 	maxRedirects := c.MaxRedirects
 	if maxRedirects == 0 {
 		maxRedirects = DefaultMaxRedirects
@@ -276,10 +276,16 @@ func (c *Client) get(ctx context.Context, rawURL string) (*hopResponse, *Error) 
 		if len(hops) > maxRedirects || maxRedirects < 0 {
 			return nil, &Error{URL: rawURL, Redirects: hops, Err: fmt.Errorf("%w (more than %d)", ErrTooManyRedirects, max(maxRedirects, 0))}
 		}
-		if c.CheckHop != nil {
-			if err := c.CheckHop(ctx, next); err != nil {
+		if c.CheckHop != nil && (next.Scheme == "http" || next.Scheme == "https") && next.Host != "" {
+			// Not on the fetch's clock: the check may fetch a robots.txt
+			// of its own, under its own timeout. Another scheme is
+			// refused at the top of the loop, not asked about.
+			t.stop()
+			err := c.CheckHop(ctx, next)
+			if err != nil {
 				return nil, &Error{URL: rawURL, Redirects: hops, Err: err}
 			}
+			t.start()
 		}
 		cur = next.String()
 	}
