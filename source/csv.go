@@ -216,7 +216,7 @@ func (c *csvSource) readHeader() error {
 		if !ok {
 			return endError(c.lr, c.name)
 		}
-		if line != "" {
+		if strings.TrimSpace(line) != "" { // blank lines before it, as the format's guess skips them
 			break
 		}
 	}
@@ -338,6 +338,18 @@ func (c *csvSource) record(line string) ([]string, error) {
 	}
 fields:
 	for {
+		if len(c.cols1) == maxColumns {
+			// No header names more (readHeader), so no row has more: a
+			// record of millions of fields, quoted across lines where
+			// the header's comma count does not see them, would be made
+			// whole first. It ends the stream: where it ends is not
+			// worth finding.
+			last := len(c.cols1) - 1
+			err := &ParseError{File: c.name, Line: c.lines1[last], Column: c.cols1[last],
+				Err: fmt.Errorf("%w: a record of more than %d fields", ErrTooMany, maxColumns)}
+			c.err = err
+			return nil, err
+		}
 		c.cols1, c.lines1 = append(c.cols1, col), append(c.lines1, c.lr.line)
 		if line == "" || line[0] != '"' {
 			i := strings.IndexByte(line, ',')

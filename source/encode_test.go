@@ -305,3 +305,20 @@ func TestRecordBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVFieldsBounded: a record of more fields than any header may name
+// ends the stream with ErrTooMany before its fields are made, even when a
+// quoted field carries them past the header's first line (whose commas
+// the header's cap counts): such a header took 916 MB.
+func TestCSVFieldsBounded(t *testing.T) {
+	in := "loc,\"image\n\"" + strings.Repeat(",image", 2*maxColumns) + "\nhttps://www.example.com/a\n"
+	var errs []error
+	for _, err := range New(strings.NewReader(in), "in.csv", FormatCSV).All() {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], ErrTooMany) {
+		t.Errorf("errors %v, want one ErrTooMany", errs)
+	}
+}

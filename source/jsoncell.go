@@ -22,9 +22,11 @@ const maxCellItems = 1000
 // maxJSONValues is how many values (commas, outside strings) one JSONL
 // record or JSON cell may hold: lists inside a list (a video's tags and
 // prices) are not counted by maxCellItems, and 5 million empty prices in
-// a line of 15 MB took 1.2 GB to decode. A real record holds a few
-// hundred: 1,000 images or alternates are 2,000.
-const maxJSONValues = 100_000
+// a line of 15 MB took 1.2 GB to decode. It is above the most the sitemap
+// reader returns for one <url> (1,000 videos of 32 tags and 100 prices,
+// about 450,000), so that read's output is always generate's input; a
+// real record holds a few hundred.
+const maxJSONValues = 500_000
 
 var errTooManyValues = fmt.Errorf("%w: more than %d in one record, past any real entry", ErrTooMany, maxJSONValues)
 

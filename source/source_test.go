@@ -535,3 +535,14 @@ func TestErrorColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestTextLineTooLongAfterCR: the line of a line too long counts the
+// lines a CR alone ended before it.
+func TestTextLineTooLongAfterCR(t *testing.T) {
+	in := "https://www.example.com/a\rhttps://www.example.com/b\n" + strings.Repeat("x", source.MaxLineBytes+1) + "\n"
+	s := source.New(strings.NewReader(in), "f.txt", source.FormatText)
+	readAll(t, s)
+	if err := s.Err(); err == nil || !strings.HasPrefix(err.Error(), "f.txt:3: ") {
+		t.Errorf("Err() = %v, want it on line 3", err)
+	}
+}

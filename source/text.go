@@ -37,6 +37,9 @@ func (t *textSource) Read() (sitemap.URL, error) {
 		line, n, ok := t.nextLine()
 		if !ok {
 			t.err = endError(t.lr, t.name)
+			if pe, ok := t.err.(*ParseError); ok {
+				pe.Line += t.extra // the lines a CR alone ended
+			}
 			return sitemap.URL{}, t.err
 		}
 		raw := line
