@@ -6,10 +6,15 @@ package gunzip
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 
 	"github.com/klauspost/compress/gzip"
 )
+
+// MaxPadding is how many zero bytes may follow the last member: tape
+// blocks are at most tens of KiB.
+const MaxPadding = 1 << 20
 
 // Reader decompresses a gzip stream of one or more members.
 type Reader struct {
@@ -71,13 +76,17 @@ func (g *Reader) next() error {
 		g.z.Multistream(false)
 		return nil
 	}
-	// Padding is zero bytes to the end, read a buffer at a time.
-	for {
+	// Padding is zero bytes to the end, read a buffer at a time, up to
+	// MaxPadding: an endless stream of zeros must end too.
+	for n := 0; ; {
 		b, err := g.br.Peek(g.br.Buffered())
 		for _, c := range b {
 			if c != 0 {
 				return gzip.ErrHeader
 			}
+		}
+		if n += len(b); n > MaxPadding {
+			return fmt.Errorf("%w: more than %d bytes of zeros after the gzip data", gzip.ErrHeader, MaxPadding)
 		}
 		g.br.Discard(len(b))
 		if err != nil {

@@ -49,6 +49,7 @@ func TestPadding(t *testing.T) {
 		{"padding", cat(a, b, make([]byte, 512)), "hello world", nil},
 		{"a byte of padding", cat(a, []byte{0}), "hello ", nil},
 		{"padding past a buffer", cat(a, make([]byte, 100_000)), "hello ", nil},
+		{"padding past its cap", cat(a, make([]byte, MaxPadding+10_000)), "hello ", gzip.ErrHeader},
 		{"garbage", cat(a, []byte("junk")), "hello ", gzip.ErrHeader},
 		{"zeros then garbage", cat(a, make([]byte, 5000), []byte{1}), "hello ", gzip.ErrHeader},
 		{"half a magic", cat(a, []byte{0x1f}), "hello ", gzip.ErrHeader},
