@@ -398,7 +398,7 @@ var rdCases = []rdCase{
 		name:    "text outside elements, and HTML after the root",
 		in:      "<urlset " + ns + ">\nstray\n<url><loc>http://a.example/</loc>x</url></urlset>\n<br />\n<b>Warning</b>: PHP",
 		locs:    []string{"http://a.example/"},
-		notices: []string{"2:1 parse-error", "3:34 parse-error", "4:1 parse-error"},
+		notices: []string{"2:1 parse-error", "3:34 parse-error", "4:1 parse-error", "5:15 parse-error"},
 	},
 	{
 		name:    "XML declaration with another encoding",
@@ -416,6 +416,14 @@ var rdCases = []rdCase{
 		locs:   []string{"http://a.example/1"},
 		errMsg: "element <urlset> after the root element </urlset> (not read)",
 		errPos: "3:1",
+	},
+	{
+		name:    "an entry after the root, past other content",
+		in:      "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url></urlset>\n<br/><b>x</b>\n<url><loc>http://a.example/2</loc></url>",
+		locs:    []string{"http://a.example/1"},
+		notices: []string{"3:1 parse-error"},
+		errMsg:  "element <url> after the root element </urlset> (not read)",
+		errPos:  "4:1",
 	},
 	{
 		name:   "an entry after the root",

@@ -41,25 +41,34 @@ func (r *Reader) readXML() (*URL, error) {
 // stream's checksum be verified.
 func (r *Reader) finish() error {
 	s := &r.s
-	tok, err := s.next()
-	if err != nil {
-		return err
+	for warned := false; ; {
+		tok, err := s.next()
+		if err != nil {
+			return err
+		}
+		if tok != tokStart {
+			return io.EOF
+		}
+		msg := fmt.Sprintf("element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName)
+		switch string(s.tag.local) {
+		case "urlset", "sitemapindex", "url", "sitemap":
+			// A second document run into the first, or entries after
+			// its end: they are not read, and a reader must say the
+			// document was read in part.
+			return s.errorf(s.tag.off, "%s", msg)
+		}
+		// Anything else (a server's warning appended as HTML) holds no
+		// entry; what follows it may, and is looked at too.
+		if !warned {
+			r.warn(s.tag.off, RuleParseError, msg)
+			warned = true
+		}
+		if !s.tag.empty {
+			if err := s.skip(); err != nil {
+				return err
+			}
+		}
 	}
-	if tok != tokStart {
-		return io.EOF
-	}
-	msg := fmt.Sprintf("element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName)
-	switch string(s.tag.local) {
-	case "urlset", "sitemapindex", "url", "sitemap":
-		// A second document run into the first, or entries after its
-		// end: they are not read, and a reader must say the document was
-		// read in part.
-		return s.errorf(s.tag.off, "%s", msg)
-	}
-	// Anything else (a server's warning appended as HTML) holds no
-	// entry: the document was read whole.
-	r.warn(s.tag.off, RuleParseError, msg)
-	return io.EOF
 }
 
 // element handles the start tag s.tag met at the entry level: it returns

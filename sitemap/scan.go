@@ -749,13 +749,16 @@ func (s *scanner) scanTag() (tokKind, error) {
 		if !isSpaceByte(s.buf[s.r+i-1]) {
 			return tokEOF, s.errorf(s.base+int64(s.r+i), "expected space before attribute")
 		}
+		had := len(s.attrs)
 		ni, err := s.scanAttr(i, off)
 		if err != nil {
 			return tokEOF, err
 		}
-		a := s.attrs[len(s.attrs)-1]
-		if nm := s.attrBuf[a.name[0]:a.name[1]]; bytes.HasPrefix(nm, []byte("xmlns")) && (len(nm) == 5 || nm[5] == ':') {
-			hasNS = true
+		if len(s.attrs) > had { // not an attribute given twice, which is dropped
+			a := s.attrs[len(s.attrs)-1]
+			if nm := s.attrBuf[a.name[0]:a.name[1]]; bytes.HasPrefix(nm, []byte("xmlns")) && (len(nm) == 5 || nm[5] == ':') {
+				hasNS = true
+			}
 		}
 		i = ni
 	}
