@@ -15,11 +15,13 @@
 // below describe the file formats; each other source's doc comment
 // describes it. Gzipped input is recognised
 // by its magic bytes and read transparently, whatever its name; a UTF-8
-// byte order mark at the start is skipped; lines may end in "\n" or "\r\n".
+// byte order mark at the start is skipped; lines may end in "\n" or "\r\n",
+// or in "\r" alone in a file whose first 4 KiB end lines so.
 //
 // # Text
 //
-// One URL per line. Blank lines and lines starting with '#' are skipped;
+// One URL per line; a "\r" alone ends one too, anywhere. Blank lines and
+// lines starting with '#' are skipped;
 // spaces around a URL are trimmed.
 //
 //	# products
