@@ -314,39 +314,3 @@ func TestRedirectHopCheck(t *testing.T) {
 		t.Errorf("a hop to ftp: blocked %q, failed %q; want one fetch failure", blocked, failed)
 	}
 }
-
-// TestLocalChildInSubfolder: with Base, a local index's child below the
-// index's folder is read from the same place below the index's file, not
-// from a file of its base name beside the index, another document; a
-// child not found there is still looked for beside the index.
-func TestLocalChildInSubfolder(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	index := write("index.xml", sitetest.Index("https://www.example.com/sub/s.xml", "https://www.example.com/other/t.xml"))
-	sub := write("sub/s.xml", sitetest.URLSet("https://www.example.com/sub/a"))
-	beside := write("s.xml", sitetest.URLSet("https://www.example.com/b"))
-	t2 := write("t.xml", sitetest.URLSet("https://www.example.com/c"))
-	for _, tc := range []struct {
-		base string
-		want []string
-	}{
-		{"https://www.example.com/", []string{index, sub, t2}},
-		{"", []string{index, beside, t2}},
-	} {
-		docs, _ := walk(t, []string{index}, discover.Options{Base: tc.base, Offline: true}, discover.FetchFailed)
-		var names []string
-		for _, d := range docs {
-			names = append(names, d.Name)
-		}
-		if !slices.Equal(names, tc.want) {
-			t.Errorf("Base %q: read %q, want %q", tc.base, names, tc.want)
-		}
-	}
-}

@@ -447,16 +447,9 @@ func (w *walker) folderItems(dir string) []itemSource {
 		return nil
 	})
 	listed := map[string]bool{}
-	indexURL := func(ix string) string {
-		rel, err := filepath.Rel(dir, ix)
-		if err != nil {
-			return ""
-		}
-		return w.publicURL(rel)
-	}
 	for _, ix := range indexes {
 		for _, c := range children[ix] {
-			if p, ok := besideFile(ix, indexURL(ix), c.loc); ok && p != ix {
+			if p, ok := besideFile(ix, c.loc); ok && p != ix {
 				listed[p] = true
 			}
 		}
@@ -472,7 +465,7 @@ func (w *walker) folderItems(dir string) []itemSource {
 		}
 		reached[ix] = true
 		for _, c := range children[ix] {
-			if p, ok := besideFile(ix, indexURL(ix), c.loc); ok {
+			if p, ok := besideFile(ix, c.loc); ok {
 				reach(p)
 			}
 		}
@@ -535,25 +528,12 @@ func readHead(r io.Reader) (sitemap.Format, []childLoc, error) {
 	return sitemap.FormatIndex, locs, err
 }
 
-// besideFile finds the file a local index's child names: when the
-// index's public URL is known (indexURL, from Base) and the child is
-// below its folder, the file at the same place below the index's folder;
-// else the child's base name in the index's folder. By base name alone,
-// a child in a subfolder was read from a file of its name beside the
-// index, another document.
-func besideFile(indexPath, indexURL, childLoc string) (string, bool) {
+// besideFile finds the file a local index's child names: the child's base
+// name in the index's folder.
+func besideFile(indexPath, childLoc string) (string, bool) {
 	u, err := url.Parse(strings.TrimSpace(childLoc))
 	if err != nil {
 		return "", false
-	}
-	if iu, err := url.Parse(indexURL); indexURL != "" && err == nil && iu.Host == u.Host && iu.Scheme == u.Scheme {
-		dir := strings.TrimSuffix(path.Dir(path.Clean("/"+iu.Path)), "/") + "/"
-		if rel, ok := strings.CutPrefix(path.Clean("/"+u.Path), dir); ok && rel != "" {
-			p := filepath.Join(filepath.Dir(indexPath), filepath.FromSlash(rel))
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-				return p, true
-			}
-		}
 	}
 	name := path.Base(u.Path)
 	if name == "" || name == "/" || name == "." {
@@ -985,7 +965,7 @@ func (w *walker) childItems(it *item) itemSource {
 			ch.url = loc
 		}
 		if d.Local {
-			if p, ok := besideFile(d.Name, d.URL, loc); ok {
+			if p, ok := besideFile(d.Name, loc); ok {
 				ch.name, ch.local = p, true
 			} else if w.o.Offline {
 				// One finding for all of them: an index of 50,000 remote

@@ -35,9 +35,8 @@ func newReadCommand(a *app) *cobra.Command {
 entry carries (images, videos, news, hreflang alternates) and the sitemap it
 came from. It follows what validate follows: a site root's robots.txt and its
 Sitemap: lines, index children (a local index's children are read from the
-index's folder when a file of the child's base name is there, or with --base
-from the same place below it as the child is below the index's URL;
-otherwise fetched unless --offline), every sitemap file in a folder. Entries come out
+index's folder when a file of the child's base name is there, otherwise
+fetched unless --offline), every sitemap file in a folder. Entries come out
 in order: each sitemap's in document order, an index's children in index
 order.
 

@@ -54,9 +54,7 @@ What it reads:
 
 A local index's children are read from the index's folder when a file with
 the child's base name is there (a site's sitemaps copied to disk, or
-generate's output), or with --base from the same place below it as the
-child is below the index's URL; otherwise they are fetched, unless
---offline. --base
+generate's output); otherwise they are fetched, unless --offline. --base
 gives local files their public URL, for the scope rules (same host, inside
 the sitemap's directory).
 
