@@ -277,15 +277,16 @@ func (c *Client) get(ctx context.Context, rawURL string, t *fetchTimer) (*hopRes
 			return nil, &Error{URL: rawURL, Redirects: hops, Err: fmt.Errorf("%w (more than %d)", ErrTooManyRedirects, max(maxRedirects, 0))}
 		}
 		if c.CheckHop != nil && (next.Scheme == "http" || next.Scheme == "https") && next.Host != "" {
-			// Not on the fetch's clock: the check may fetch a robots.txt
-			// of its own, under its own timeout. Another scheme is
-			// refused at the top of the loop, not asked about.
-			t.stop()
+			// Not on the fetch's clock, which is paused, not restarted:
+			// the check may fetch a robots.txt of its own, under its own
+			// timeout. Another scheme is refused at the top of the loop,
+			// not asked about.
+			t.pause()
 			err := c.CheckHop(ctx, next)
 			if err != nil {
 				return nil, &Error{URL: rawURL, Redirects: hops, Err: err}
 			}
-			t.start()
+			t.resume()
 		}
 		cur = next.String()
 	}
@@ -447,21 +448,44 @@ type fetchTimer struct {
 	cancel  context.CancelFunc
 	t       *time.Timer
 	fired   atomic.Bool
+	// deadline of the running timer, and what pause left of it
+	deadline time.Time
+	left     time.Duration
 }
 
 // start starts the timer: made once, when the fetch starts, and reset for
 // each read with TimeoutPerRead (Reset and Stop may be called
 // concurrently: a Close while a read waits).
-func (t *fetchTimer) start() {
+func (t *fetchTimer) start() { t.run(t.timeout) }
+
+func (t *fetchTimer) run(d time.Duration) {
 	switch {
 	case t.timeout <= 0:
+		return
 	case t.t == nil:
-		t.t = time.AfterFunc(t.timeout, func() {
+		t.t = time.AfterFunc(d, func() {
 			t.fired.Store(true)
 			t.cancel()
 		})
 	default:
-		t.t.Reset(t.timeout)
+		t.t.Reset(d)
+	}
+	t.deadline = time.Now().Add(d)
+}
+
+// pause stops the timer, keeping what is left of its time for resume:
+// the time a fetch waits on something else (a redirect hop's robots.txt)
+// is not the fetch's, nor does it give the fetch a new timeout.
+func (t *fetchTimer) pause() {
+	if t.t != nil {
+		t.t.Stop()
+		t.left = max(time.Until(t.deadline), 0)
+	}
+}
+
+func (t *fetchTimer) resume() {
+	if t.t != nil {
+		t.run(t.left)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -461,4 +462,39 @@ func TestConnectionsReused(t *testing.T) {
 			t.Errorf("TimeoutPerRead %v: %d connections for 3 times %d requests, %d at once: want %d", c.TimeoutPerRead, n, open, open, open)
 		}
 	}
+}
+
+// TestCheckHopKeepsTimeout: asking about a redirect's hop pauses the
+// fetch's clock and resumes it where it was, so that a chain of hops each
+// in time is still bounded by Timeout as a whole (restarted at each hop,
+// six hops of 300 ms got past a Timeout of 500 ms), while the time the
+// check itself takes is not the fetch's.
+func TestCheckHopKeepsTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		fmt.Sscanf(r.URL.Path, "/r%d", &n)
+		if r.URL.Path == "/slow" || n > 0 {
+			time.Sleep(300 * time.Millisecond)
+		}
+		if n > 0 && n < 6 {
+			http.Redirect(w, r, fmt.Sprintf("/r%d", n+1), http.StatusFound)
+			return
+		}
+		if r.URL.Path == "/hop" {
+			http.Redirect(w, r, "/done", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "done")
+	}))
+	defer srv.Close()
+	c := &Client{Timeout: 500 * time.Millisecond, CheckHop: func(context.Context, *url.URL) error { return nil }}
+	if _, err := c.Get(context.Background(), srv.URL+"/r1"); !errors.Is(err, ErrTimeout) {
+		t.Errorf("six hops of 300 ms with a Timeout of 500 ms: %v, want a timeout", err)
+	}
+	c.CheckHop = func(context.Context, *url.URL) error { time.Sleep(700 * time.Millisecond); return nil }
+	resp, err := c.Get(context.Background(), srv.URL+"/hop")
+	if err != nil {
+		t.Fatalf("a check of 700 ms, the fetch in time: %v", err)
+	}
+	resp.Body.Close()
 }
