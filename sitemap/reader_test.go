@@ -418,6 +418,14 @@ var rdCases = []rdCase{
 		errPos: "3:1",
 	},
 	{
+		// Appended HTML is often no XML: its syntax is the junk's, and
+		// the entries were read whole.
+		name:    "HTML that is no XML after the root",
+		in:      "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url></urlset>\n<br>\n<script>if (a < b) {}</script>",
+		locs:    []string{"http://a.example/1"},
+		notices: []string{"3:1 parse-error"},
+	},
+	{
 		name:    "an entry after the root, past other content",
 		in:      "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url></urlset>\n<br/><b>x</b>\n<url><loc>http://a.example/2</loc></url>",
 		locs:    []string{"http://a.example/1"},

@@ -3,6 +3,7 @@ package sitemap
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -44,7 +45,7 @@ func (r *Reader) finish() error {
 	for warned := false; ; {
 		tok, err := s.next()
 		if err != nil {
-			return err
+			return r.junkErr(err, warned)
 		}
 		if tok != tokStart {
 			return io.EOF
@@ -65,10 +66,23 @@ func (r *Reader) finish() error {
 		}
 		if !s.tag.empty {
 			if err := s.skip(); err != nil {
-				return err
+				return r.junkErr(err, warned)
 			}
 		}
 	}
+}
+
+// junkErr is what finish returns for err, met after the root: once junk
+// was noticed there (a server's appended HTML, which is often no XML: an
+// unclosed <br>, a script's "a < b"), a syntax error in it is the junk's,
+// and the entries were read whole. An error of the input (I/O, damaged
+// compression, too large) still ends the document.
+func (r *Reader) junkErr(err error, junk bool) error {
+	var se *SyntaxError
+	if junk && errors.As(err, &se) && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrCompression) {
+		return io.EOF
+	}
+	return err
 }
 
 // element handles the start tag s.tag met at the entry level: it returns

@@ -505,11 +505,13 @@ func (s *scanner) skipText() error {
 		if !seen {
 			if j := firstNonSpace(s.buf[s.r:end]); j >= 0 {
 				seen = true
-				where := "outside the root element"
 				if n := len(s.stack); n > 0 {
-					where = fmt.Sprintf("inside <%s>, where only elements are allowed", s.stack[n-1].qname)
+					s.warn(s.base+int64(s.r+j), RuleParseError, fmt.Sprintf("text inside <%s>, where only elements are allowed", s.stack[n-1].qname))
+				} else {
+					// Once a document: junk after the root (10 million
+					// "<b/>x") gave a notice for each piece of text.
+					s.warnOnce("text-outside", s.base+int64(s.r+j), RuleParseError, "text outside the root element")
 				}
-				s.warn(s.base+int64(s.r+j), RuleParseError, "text "+where)
 			}
 		}
 		s.r = end
