@@ -342,12 +342,15 @@ fields:
 			// No header names more (readHeader), so no row has more: a
 			// record of millions of fields, quoted across lines where
 			// the header's comma count does not see them, would be made
-			// whole first. It ends the stream: where it ends is not
-			// worth finding.
+			// whole first. On its first line it is refused alone (the
+			// line is read); past it, it ends the stream: where it ends
+			// is not worth finding.
 			last := len(c.cols1) - 1
 			err := &ParseError{File: c.name, Line: c.lines1[last], Column: c.cols1[last],
 				Err: fmt.Errorf("%w: a record of more than %d fields", ErrTooMany, maxColumns)}
-			c.err = err
+			if c.lr.line != c.lines1[0] {
+				c.err = err
+			}
 			return nil, err
 		}
 		c.cols1, c.lines1 = append(c.cols1, col), append(c.lines1, c.lr.line)

@@ -322,3 +322,22 @@ func TestCSVFieldsBounded(t *testing.T) {
 		t.Errorf("errors %v, want one ErrTooMany", errs)
 	}
 }
+
+// TestCSVWideRowAlone: a row of more fields than any header may name, on
+// one line, is refused alone, and the rows after it are read: it ended
+// the stream, and nothing was published.
+func TestCSVWideRowAlone(t *testing.T) {
+	in := "loc,lastmod\n\"https://www.example.com/a\"" + strings.Repeat(",x", 2*maxColumns) + "\nhttps://www.example.com/b,2024-01-01\n"
+	var locs []string
+	var errs []error
+	for u, err := range New(strings.NewReader(in), "in.csv", FormatCSV).All() {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		locs = append(locs, u.Loc)
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], ErrTooMany) || !slices.Equal(locs, []string{"https://www.example.com/b"}) {
+		t.Errorf("errors %v, locs %q; want one ErrTooMany, and b read", errs, locs)
+	}
+}
