@@ -398,7 +398,7 @@ var rdCases = []rdCase{
 		name:    "text outside elements, and HTML after the root",
 		in:      "<urlset " + ns + ">\nstray\n<url><loc>http://a.example/</loc>x</url></urlset>\n<br />\n<b>Warning</b>: PHP",
 		locs:    []string{"http://a.example/"},
-		notices: []string{"2:1 parse-error", "3:34 parse-error", "4:1 parse-error", "5:15 parse-error"},
+		notices: []string{"2:1 parse-error", "3:34 parse-error", "4:1 parse-error"}, // the junk's text is the junk's
 	},
 	{
 		name:    "XML declaration with another encoding",
@@ -424,6 +424,16 @@ var rdCases = []rdCase{
 		in:      "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url></urlset>\n<br>\n<script>if (a < b) {}</script>",
 		locs:    []string{"http://a.example/1"},
 		notices: []string{"3:1 parse-error"},
+	},
+	{
+		// An unclosed <br> does not take the rest with it: what lies
+		// inside junk is looked at too.
+		name:    "a second urlset after unclosed junk",
+		in:      "<urlset " + ns + ">\n<url><loc>http://a.example/1</loc></url></urlset>\n<br>\n<urlset " + ns + "><url><loc>http://a.example/2</loc></url></urlset>",
+		locs:    []string{"http://a.example/1"},
+		notices: []string{"3:1 parse-error"},
+		errMsg:  "element <urlset> after the root element </urlset> (not read)",
+		errPos:  "4:1",
 	},
 	{
 		name:    "an entry after the root, past other content",

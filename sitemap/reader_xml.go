@@ -47,8 +47,11 @@ func (r *Reader) finish() error {
 		if err != nil {
 			return r.junkErr(err, warned)
 		}
-		if tok != tokStart {
+		switch tok {
+		case tokEOF:
 			return io.EOF
+		case tokEnd:
+			continue // of junk: its elements are looked into, not skipped
 		}
 		msg := fmt.Sprintf("element <%s> after the root element </%s> (not read)", s.tag.qname, r.rootName)
 		switch string(s.tag.local) {
@@ -59,15 +62,13 @@ func (r *Reader) finish() error {
 			return s.errorf(s.tag.off, "%s", msg)
 		}
 		// Anything else (a server's warning appended as HTML) holds no
-		// entry; what follows it may, and is looked at too.
+		// entry; what follows it, or lies inside it, may: its elements
+		// are looked at one by one, not skipped whole, for an unclosed
+		// <br> would take the rest of the document with it.
 		if !warned {
 			r.warn(s.tag.off, RuleParseError, msg)
 			warned = true
-		}
-		if !s.tag.empty {
-			if err := s.skip(); err != nil {
-				return r.junkErr(err, warned)
-			}
+			s.quiet++ // the junk's text is the junk's: not noticed again
 		}
 	}
 }

@@ -342,13 +342,15 @@ fields:
 			// No header names more (readHeader), so no row has more: a
 			// record of millions of fields, quoted across lines where
 			// the header's comma count does not see them, would be made
-			// whole first. On its first line it is refused alone (the
+			// whole first. Within its first line it is refused alone (the
 			// line is read); past it, it ends the stream: where it ends
 			// is not worth finding.
 			last := len(c.cols1) - 1
 			err := &ParseError{File: c.name, Line: c.lines1[last], Column: c.cols1[last],
 				Err: fmt.Errorf("%w: a record of more than %d fields", ErrTooMany, maxColumns)}
-			if c.lr.line != c.lines1[0] {
+			// The rest of the line may open a quote that runs on (an odd
+			// count of quotes): the record goes past its line then too.
+			if c.lr.line != c.lines1[0] || strings.Count(line, `"`)%2 == 1 {
 				c.err = err
 			}
 			return nil, err

@@ -340,4 +340,18 @@ func TestCSVWideRowAlone(t *testing.T) {
 	if len(errs) != 1 || !errors.Is(errs[0], ErrTooMany) || !slices.Equal(locs, []string{"https://www.example.com/b"}) {
 		t.Errorf("errors %v, locs %q; want one ErrTooMany, and b read", errs, locs)
 	}
+	// One whose rest opens a quote that runs past its line ends the
+	// stream: the lines in the quote were read as rows.
+	in = "loc,lastmod\nhttps://www.example.com/a" + strings.Repeat(",x", 2*maxColumns) + ",\"open\nhttps://www.example.com/inside,2024-01-01\nclose\"\n"
+	locs, errs = nil, nil
+	for u, err := range New(strings.NewReader(in), "in.csv", FormatCSV).All() {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		locs = append(locs, u.Loc)
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], ErrTooMany) || len(locs) != 0 {
+		t.Errorf("a quote running on: errors %v, locs %q; want one ErrTooMany, nothing read", errs, locs)
+	}
 }
