@@ -35,42 +35,32 @@ var errTooManyValues = fmt.Errorf("%w: more than %d in one record, past any real
 // names. An image may also be a bare URL. buf is scratch space.
 func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 	// What is decoded is gathered apart and set in u after: u handed to
-	// a closure or to encoding/json would move every caller's URL to the
-	// heap, an allocation for each row of every CSV file.
+	// encoding/json would move every caller's URL to the heap, an
+	// allocation for each row of every CSV file.
 	switch col.kind {
 	case colImages:
-		var images []sitemap.Image
+		elems, err := decodeArray[json.RawMessage](buf, text, "image", "an array of image URLs or objects", "a URL or an image object")
 		var obj []byte // an image object's scratch: buf is the array's
-		err := decodeArray(buf, text, "image", "an array of image URLs or objects", "a URL or an image object", func(e json.RawMessage) error {
+		for k, e := range elems {
 			var img sitemap.Image
 			if len(e) > 0 && e[0] == '"' {
 				if err := json.Unmarshal(e, &img.Loc); err != nil {
-					return fmt.Errorf("%w: %v", ErrJSON, err)
+					return fmt.Errorf("image %d: %w: %v", k+1, ErrJSON, err)
 				}
 			} else if err := decodeJSON(&obj, string(e), &img, "a URL or an image object"); err != nil {
-				return err
+				return fmt.Errorf("image %d: %w", k+1, err)
 			}
 			if img.Loc != "" {
-				images = append(images, img)
+				u.Images = append(u.Images, img)
 			}
-			return nil
-		})
-		u.Images = append(u.Images, images...)
+		}
 		return err
 	case colAlternates:
-		var alts []sitemap.Alternate
-		err := decodeArray(buf, text, "alternate", `an array of {"hreflang", "href"} objects`, `a {"hreflang", "href"} object`, func(a sitemap.Alternate) error {
-			alts = append(alts, a)
-			return nil
-		})
+		alts, err := decodeArray[sitemap.Alternate](buf, text, "alternate", `an array of {"hreflang", "href"} objects`, `a {"hreflang", "href"} object`)
 		u.Alternates = append(u.Alternates, alts...)
 		return err
 	case colVideos:
-		var videos []sitemap.Video
-		err := decodeArray(buf, text, "video", "an array of video objects", "a video object", func(v sitemap.Video) error {
-			videos = append(videos, v)
-			return nil
-		})
+		videos, err := decodeArray[sitemap.Video](buf, text, "video", "an array of video objects", "a video object")
 		u.Videos = append(u.Videos, videos...)
 		return err
 	case colNews:
@@ -83,49 +73,48 @@ func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 }
 
 // decodeArray decodes text, a JSON array (or null), an element at a time,
-// and gives each to add; more than maxCellItems is an error. Unknown
-// fields are refused, and a number is taken wherever a string is wanted,
-// as JSONL does; buf is scratch space. For errors, what names an element,
-// want says what the whole should be and elemWant an element.
-func decodeArray[T any](buf *[]byte, text, what, want, elemWant string, add func(T) error) error {
+// and returns its elements; more than maxCellItems is an error, met before
+// they are all held. Unknown fields are refused, and a number is taken
+// wherever a string is wanted, as JSONL does; buf is scratch space. For
+// errors, what names an element, want says what the whole should be and
+// elemWant an element. On an error, the elements before it are returned.
+func decodeArray[T any](buf *[]byte, text, what, want, elemWant string) ([]T, error) {
 	var commas int
 	*buf, _, commas = quoteNumbers((*buf)[:0], text)
 	if commas > maxJSONValues {
-		return errTooManyValues
+		return nil, errTooManyValues
 	}
 	b := *buf
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	tok, err := dec.Token()
 	if err != nil {
-		return jsonError(err, want)
+		return nil, jsonError(err, want)
 	}
+	var out []T
 	switch tok {
 	case nil: // null: none
 	case json.Delim('['):
-		n := 0
 		for dec.More() {
-			if n++; n > maxCellItems {
-				return fmt.Errorf("%w: more than %d %ss, the most sitemapkit takes for one URL", ErrTooMany, maxCellItems, what)
+			if len(out) == maxCellItems {
+				return out, fmt.Errorf("%w: more than %d %ss, the most sitemapkit takes for one URL", ErrTooMany, maxCellItems, what)
 			}
 			var v T
 			if err := dec.Decode(&v); err != nil {
-				return fmt.Errorf("%s %d: %w", what, n, jsonError(err, elemWant))
+				return out, fmt.Errorf("%s %d: %w", what, len(out)+1, jsonError(err, elemWant))
 			}
-			if err := add(v); err != nil {
-				return fmt.Errorf("%s %d: %w", what, n, err)
-			}
+			out = append(out, v)
 		}
 		if _, err := dec.Token(); err != nil { // the closing ]
-			return jsonError(err, want)
+			return out, jsonError(err, want)
 		}
 	default:
-		return fmt.Errorf("%w: a JSON %s, want %s", ErrJSON, tokenKind(tok), want)
+		return nil, fmt.Errorf("%w: a JSON %s, want %s", ErrJSON, tokenKind(tok), want)
 	}
 	if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
-		return fmt.Errorf("%w: more than one JSON value", ErrJSON)
+		return out, fmt.Errorf("%w: more than one JSON value", ErrJSON)
 	}
-	return nil
+	return out, nil
 }
 
 // tokenKind names the kind of a JSON token that starts a value, as

@@ -209,14 +209,12 @@ func keyColumn(line, quoted string) int {
 // valueColumn returns the 1-based column of the value of the object's
 // field name on line, or 0 if it cannot tell.
 func valueColumn(line, name string) int {
-	i := strings.Index(line, strconv.Quote(name))
-	if i < 0 {
+	q := strconv.Quote(name)
+	k := keyColumn(line, q)
+	if k == 0 {
 		return 0
 	}
-	rest := strings.TrimLeft(line[i+len(name)+2:], " \t")
-	if !strings.HasPrefix(rest, ":") {
-		return 0
-	}
+	rest := strings.TrimLeft(line[k-1+len(q):], " \t") // ":" and the value
 	rest = strings.TrimLeft(rest[1:], " \t")
 	return len(line) - len(rest) + 1
 }

@@ -17,13 +17,11 @@ type textSource struct {
 	err  error
 
 	// A CR alone ends a line as LF does: the rest of a line read after
-	// one, the number of its line, and how many such lines were met (the
-	// line reader counts LFs; a file whose lines all end in CR alone it
-	// splits itself).
-	rest     string
-	hasRest  bool
-	restLine int
-	extra    int
+	// one, and how many such lines were met (the line reader counts LFs;
+	// a file whose lines all end in CR alone it splits itself).
+	rest    string
+	hasRest bool
+	extra   int
 }
 
 func newText(lr *lineReader, name string) *textSource { return &textSource{lr: lr, name: name} }
@@ -69,12 +67,11 @@ func (t *textSource) nextLine() (string, int, bool) {
 		if !ok {
 			return "", 0, false
 		}
-		t.rest, t.hasRest, t.restLine = line, true, t.lr.line+t.extra
+		t.rest, t.hasRest = line, true
 	}
-	line, n := t.rest, t.restLine
+	line, n := t.rest, t.lr.line+t.extra
 	if i := strings.IndexByte(line, '\r'); i >= 0 {
 		line, t.rest = line[:i], line[i+1:]
-		t.restLine++
 		t.extra++
 	} else {
 		t.hasRest = false
