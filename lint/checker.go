@@ -244,6 +244,7 @@ func (c *Checker) checkDocument(ctx context.Context, name, publicURL string, r i
 	rd.MaxBytes = c.MaxBytes
 	rd.OnNotice = d.notice
 	rd.ReuseURL = true // an entry is checked before the next is read
+	rd.OnDiscard = d.discard
 	d.r = rd
 	err := d.run(ctx)
 	defer d.countOmitted()
@@ -277,6 +278,7 @@ type docCheck struct {
 	dups       int                 // locs listed before, in the set
 	blocked    func(string) string // see checkDocument
 	pending    []pendingURL        // see flushPending
+	discarded  bool                // the Reader let go of text since the last entry (see discard)
 	batch      []uint64            // flushPending's
 	fresh      []bool              // flushPending's
 	links      []link              // hreflang links, to add to the set's
@@ -656,7 +658,7 @@ func (d *docCheck) checkIndexEntry(u *sitemap.URL) {
 
 func (d *docCheck) checkURL(u *sitemap.URL) {
 	d.resetEntry()
-	defer func() { d.missing = d.missing[:0] }()
+	defer func() { d.missing, d.discarded = d.missing[:0], false }()
 	if d.res.Entries == sitemap.MaxURLs+1 {
 		d.add(TooManyURLs, d.r.Pos(), fmt.Sprintf("more than %d URLs in one sitemap; split it and list the parts in an index", sitemap.MaxURLs))
 	}
@@ -697,7 +699,11 @@ func (d *docCheck) checkURL(u *sitemap.URL) {
 		// batch at a time: one lock, and lookups that overlap, not one of
 		// each a URL; and only a loc listed before is looked for in this
 		// document's (listedBefore).
-		d.pending = append(d.pending, pendingURL{idx: int32(len(d.hashes)), pos: d.fieldPos("loc", 0), loc: u.Loc})
+		pos := sitemap.Position{Offset: d.r.FieldOffset("loc", 0)}
+		if d.discarded {
+			pos = d.fieldPos("loc", 0)
+		}
+		d.pending = append(d.pending, pendingURL{idx: int32(len(d.hashes)), pos: pos, loc: u.Loc})
 		d.hashes = append(d.hashes, h)
 		if len(d.pending) == setBatch {
 			d.flushPending()
@@ -786,9 +792,29 @@ const setBatch = 512
 
 // A pendingURL is a URL of a sitemap not yet added to the set.
 type pendingURL struct {
-	idx int32 // in docCheck.hashes
-	pos sitemap.Position
+	idx int32            // in docCheck.hashes
+	pos sitemap.Position // its loc's; the offset alone (Line 0) until asked (see place)
 	loc string
+}
+
+// place returns p's position. Only a duplicate's is asked for: counting
+// each URL's lines as it is read was a sixth of a check's time. The
+// Reader still holds the text of every pending URL: the pending are
+// flushed before it lets go of any (discard).
+func (d *docCheck) place(p *pendingURL) sitemap.Position {
+	if p.pos.Line == 0 {
+		p.pos = d.r.PosAt(p.pos.Offset)
+	}
+	return p.pos
+}
+
+// discard is the Reader's OnDiscard: the pending URLs are flushed, and
+// their positions counted, while the Reader holds their text.
+func (d *docCheck) discard() {
+	d.flushPending()
+	// The entry being read may lose the start of its text: its loc's
+	// position is counted when it is returned (checkURL).
+	d.discarded = true
 }
 
 // flushPending adds the pending URLs and links to the set, and reports
@@ -841,18 +867,20 @@ func (d *docCheck) flushPending() {
 	c.addLinks(d.links)
 	c.mu.Unlock()
 	var spilled []dupRecord
-	for i, p := range d.pending {
+	for i := range d.pending {
+		p := &d.pending[i]
 		switch {
 		case fresh[i] && spilling:
 			// Whether it is listed again, here or in another sitemap, is
 			// known at Finish.
-			spilled = append(spilled, dupRecord{h: hs[i], file: d.fileID, line: uint32(max(p.pos.Line, 0)), col: uint32(max(p.pos.Col, 0))})
+			pos := d.place(p)
+			spilled = append(spilled, dupRecord{h: hs[i], file: d.fileID, line: uint32(max(pos.Line, 0)), col: uint32(max(pos.Col, 0))})
 		case fresh[i]:
 		case !d.take(DuplicateURL):
 		case d.listedBefore(int(p.idx)):
-			d.report(DuplicateURL, p.pos, "URL listed twice in this sitemap: "+p.loc)
+			d.report(DuplicateURL, d.place(p), "URL listed twice in this sitemap: "+p.loc)
 		default:
-			d.report(DuplicateURL, p.pos, "URL already listed in another sitemap of this set: "+p.loc)
+			d.report(DuplicateURL, d.place(p), "URL already listed in another sitemap of this set: "+p.loc)
 		}
 	}
 	if len(spilled) > 0 {

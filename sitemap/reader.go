@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"unsafe"
 )
 
 // A Position is a place in a document: 1-based line and column (in bytes),
@@ -82,8 +83,17 @@ type Reader struct {
 	OnNotice func(Notice)
 	// ReuseURL makes Read return the same *URL at every call, overwritten,
 	// and reuse the backing arrays of its slices, which saves an allocation
-	// per entry. The strings are never reused.
+	// per entry. The strings are never reused, but those of many entries
+	// share blocks of memory (8 KiB): a caller that keeps a few strings of
+	// many entries keeps their blocks, unless it clones them.
 	ReuseURL bool
+	// OnDiscard, if set, is called from within Read before the Reader lets
+	// go of text it has read: until then PosAt counts the lines up to any
+	// offset read since the last call. A caller that keeps entries'
+	// offsets (FieldOffset), to report a few of them later, turns those
+	// few into positions there, rather than counting every entry's lines
+	// as it is read: a sixth of what a check costs.
+	OnDiscard func()
 
 	src     io.Reader
 	s       scanner
@@ -98,6 +108,7 @@ type Reader struct {
 	over    [overKinds]excess     // repeated children skipped past their caps
 	vals    []byte
 	scratch []byte
+	block   []byte // where strings are carved with ReuseURL (see str)
 
 	rootID     nsID
 	rootURI    string
@@ -211,6 +222,34 @@ func (r *Reader) FieldPos(field string, index int) Position {
 	if !r.have {
 		return Position{}
 	}
+	return r.s.markPos(r.fieldMark(field, index))
+}
+
+// FieldOffset returns the byte offset of FieldPos's position, without
+// counting lines: PosAt resolves it later, while the Reader holds its text
+// (see OnDiscard). It returns 0 when the last Read returned no entry.
+func (r *Reader) FieldOffset(field string, index int) int64 {
+	if !r.have {
+		return 0
+	}
+	return r.s.marks[r.fieldMark(field, index)]
+}
+
+// PosAt returns the position of byte offset off of the decompressed
+// document. Lines are counted in the text the Reader holds, so it is
+// exact for the fields of the entry last returned and for any offset read
+// since OnDiscard last ran; for another it returns a Position with the
+// offset alone (Line 0).
+func (r *Reader) PosAt(off int64) Position {
+	if r.s.buf == nil {
+		return Position{Offset: off}
+	}
+	return r.s.position(off)
+}
+
+// fieldMark returns the mark of a field of the entry last returned: the
+// entry's own (0) for a field it does not have.
+func (r *Reader) fieldMark(field string, index int) int {
 	i := -1
 	switch field {
 	case "loc":
@@ -224,10 +263,7 @@ func (r *Reader) FieldPos(field string, index int) Position {
 	default:
 		i = r.extMark(field, index)
 	}
-	if i < 0 {
-		i = 0
-	}
-	return r.s.markPos(i)
+	return max(i, 0)
 }
 
 // All returns the entries as an iterator. It stops after the first error,
@@ -283,6 +319,25 @@ func (r *Reader) warn(off int64, rule, msg string) {
 	}
 }
 
+// blockSize is the size of the blocks ReuseURL's strings share.
+const blockSize = 8 << 10
+
+// str returns b as a string. With ReuseURL, entries' strings are carved
+// from shared blocks, appended to and never rewritten, so that a URL costs
+// no allocation of its own: it halves what a check spends per URL beside
+// the parse. A string kept keeps its block.
+func (r *Reader) str(b []byte) string {
+	if !r.ReuseURL || len(b) == 0 || len(b) > blockSize/8 {
+		return string(b)
+	}
+	if cap(r.block)-len(r.block) < len(b) {
+		r.block = make([]byte, 0, blockSize)
+	}
+	n := len(r.block)
+	r.block = append(r.block, b...)
+	return unsafe.String(&r.block[n], len(b))
+}
+
 // newURL returns the URL to fill: a new one, or the reused one.
 func (r *Reader) newURL() *URL {
 	if !r.ReuseURL {
@@ -316,6 +371,7 @@ func (r *Reader) start() error {
 	if r.OnNotice != nil {
 		s.notice = r.notify
 	}
+	s.discard = r.OnDiscard
 	r.fields = [4]int{-1, -1, -1, -1}
 	s.ensure(4)
 	b := s.buf[s.r:s.w]

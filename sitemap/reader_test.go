@@ -823,6 +823,42 @@ func TestReaderReuseURL(t *testing.T) {
 	}
 }
 
+// TestReaderReuseURLStringsKept: with ReuseURL the URL is overwritten, but
+// its strings are never: the strings of thousands of entries (sharing
+// blocks, short and long ones) are kept, then compared once all are read.
+func TestReaderReuseURLStringsKept(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<urlset " + ns + ">")
+	var want []string
+	for i := range 5000 {
+		loc := fmt.Sprintf("http://a.example/%d", i) + strings.Repeat("x", i%7*i%1500)
+		want = append(want, loc, fmt.Sprintf("2024-01-%02d", i%28+1))
+		fmt.Fprintf(&b, "<url><loc>%s</loc><lastmod>%s</lastmod></url>", loc, want[len(want)-1])
+	}
+	b.WriteString("</urlset>")
+	r := sitemap.NewReader(strings.NewReader(b.String()))
+	r.ReuseURL = true
+	var got []string
+	for {
+		u, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, u.Loc, u.LastMod)
+	}
+	if !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("string %d of %d: %.40q, want %.40q", i, len(want), got[i], want[i])
+			}
+		}
+		t.Fatalf("%d strings, want %d", len(got), len(want))
+	}
+}
+
 func TestReaderLongValues(t *testing.T) {
 	long := "http://a.example/" + strings.Repeat("a", 200<<10)
 	comment := "<!--" + strings.Repeat("-x", 1<<20) + "-->"

@@ -308,7 +308,7 @@ func (r *Reader) entry() (*URL, error) {
 	if r.fields[0] < 0 || span[0][0] == span[0][1] {
 		return r.noLoc(off, entryTag)
 	}
-	all := string(r.vals)
+	all := r.str(r.vals)
 	u.Loc = all[span[0][0]:span[0][1]]
 	u.LastMod = all[span[1][0]:span[1][1]]
 	for f := 2; f < 4; f++ {

@@ -152,6 +152,9 @@ type scanner struct {
 	lineStart int64
 	prevCR    bool
 	sawCR     bool
+	// The same at base, for counting back to an offset on its line.
+	baseLineStart int64
+	baseCR        bool
 
 	// Marks: offsets of the current entry and its fields, ascending, and
 	// the positions resolved so far.
@@ -170,7 +173,8 @@ type scanner struct {
 	quiet    int             // > 0 while skipping an element: its text is not noticed
 	warned   map[string]bool
 
-	notice func(off int64, rule, msg string)
+	notice  func(off int64, rule, msg string)
+	discard func() // called before text leaves the buffer (Reader.OnDiscard)
 }
 
 func (s *scanner) init(src io.Reader, name string) {
@@ -190,11 +194,15 @@ func (s *scanner) more() bool {
 		return false
 	}
 	if s.r > 0 {
+		if s.discard != nil {
+			s.discard()
+		}
 		s.resolveMarks()
 		s.advance(s.base + int64(s.r))
 		n := copy(s.buf, s.buf[s.r:s.w])
 		s.base += int64(s.r)
 		s.r, s.w = 0, n
+		s.baseLineStart, s.baseCR = s.lineStart, s.prevCR
 	}
 	if s.w == len(s.buf) { // only at scanBufSize: a buffer that fills grows below
 		s.rerr = errTokenTooLong
@@ -272,16 +280,20 @@ func (s *scanner) eofErr() error {
 	return s.syntaxErr(s.base+int64(s.w), io.ErrUnexpectedEOF)
 }
 
-// advance counts lines up to off (lnAt <= off <= end of data) and returns
+// advance counts lines up to off (base <= off <= end of data) and returns
 // the position of off.
 func (s *scanner) advance(off int64) Position {
 	if off < s.lnAt && off >= s.base {
-		// Back: a notice inside a tag after its mark. Rare and short.
+		// Back: a notice inside a tag after its mark, or an offset kept
+		// for later (Reader.PosAt).
 		i := int(off - s.base)
-		prev := i > 0 && s.buf[i-1] == '\r'
+		prev := s.baseCR
+		if i > 0 {
+			prev = s.buf[i-1] == '\r'
+		}
 		if n := s.countLines(s.buf[i:s.lnAt-s.base], prev); n > 0 {
 			s.line -= n
-			s.lineStart = s.base
+			s.lineStart = s.baseLineStart
 			if j := s.lastLineEnd(s.buf[:i]); j >= 0 {
 				s.lineStart = s.base + int64(j) + 1
 			}
@@ -368,11 +380,11 @@ func (s *scanner) markPos(i int) Position {
 	return s.pos[i]
 }
 
-// position returns the position of off, which is a mark or not before the
-// last mark.
+// position returns the position of off: a mark of the current entry, or
+// any offset of the text in the buffer (Line 0 for another).
 func (s *scanner) position(off int64) Position {
 	s.resolveMarks()
-	if off < s.base {
+	if off < s.base || off > s.base+int64(s.w) {
 		for i, o := range s.marks {
 			if o == off {
 				return s.pos[i]
