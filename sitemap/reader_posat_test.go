@@ -148,3 +148,24 @@ func TestPosAtAfterDiscard(t *testing.T) {
 		}
 	}
 }
+
+// TestPosAtCRLF: the LF of a CR LF has one position, whether lines are
+// counted back to it or forward.
+func TestPosAtCRLF(t *testing.T) {
+	doc := "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\r\n<url><loc>https://www.example.com/a</loc></url></urlset>"
+	r := sitemap.NewReader(strings.NewReader(doc))
+	if _, err := r.Read(); err != nil {
+		t.Fatal(err)
+	}
+	lf := int64(strings.Index(doc, "\n"))
+	want := sitemap.Position{Line: 2, Col: 1, Offset: lf}
+	if p := r.PosAt(r.FieldOffset("loc", 0)); p.Line != 2 || p.Col != 6 {
+		t.Errorf("loc at %+v, want 2:6", p)
+	}
+	if p := r.PosAt(lf); p != want {
+		t.Errorf("counted back: %+v, want %+v", p, want)
+	}
+	if p := r.PosAt(lf); p != want {
+		t.Errorf("again: %+v, want %+v", p, want)
+	}
+}

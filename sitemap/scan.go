@@ -298,6 +298,11 @@ func (s *scanner) advance(off int64) Position {
 				s.lineStart = s.base + int64(j) + 1
 			}
 		}
+		if prev {
+			// Just after a CR, as counting forward has it: the LF of a
+			// CR LF, where no line end is counted back, starts the line.
+			s.lineStart = off
+		}
 		s.lnAt, s.prevCR = off, prev
 	}
 	if off > s.lnAt {
