@@ -49,6 +49,20 @@ func FuzzReader(f *testing.F) {
 					t.Fatalf("notice %+v", n)
 				}
 			}
+			// Each entry's loc, placed by PosAt once the Reader is about
+			// to let go of its text, is where FieldPos placed it.
+			var held []sitemap.Position
+			discarded := false
+			resolve := func() {
+				for _, want := range held {
+					if got := r.PosAt(want.Offset); got != want {
+						t.Fatalf("PosAt(%d) = %+v, FieldPos said %+v", want.Offset, got, want)
+					}
+				}
+				held = held[:0]
+			}
+			r.OnDiscard = func() { resolve(); discarded = true }
+			defer resolve()
 			for i := 0; ; i++ {
 				if i > len(data)+1 {
 					t.Fatalf("%d entries from %d bytes", i, len(data))
@@ -82,6 +96,12 @@ func FuzzReader(f *testing.F) {
 						t.Fatalf("field %s at %+v before its entry at %+v", f, fp, p)
 					}
 				}
+				if lp := r.FieldPos("loc", 0); r.FieldOffset("loc", 0) != lp.Offset {
+					t.Fatalf("FieldOffset(loc) = %d, FieldPos %+v", r.FieldOffset("loc", 0), lp)
+				} else if !discarded {
+					held = append(held, lp)
+				}
+				discarded = false
 				// Extension fields lie within their entry, after the
 				// element that holds them.
 				end := r.InputOffset()
