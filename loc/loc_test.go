@@ -2,6 +2,7 @@ package loc
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -157,5 +158,29 @@ func TestLatin1(t *testing.T) {
 		if !errors.As(err, &v) || v.Rule != sitemap.RuleInvalidURL || !strings.Contains(v.Msg, "ISO-8859-1") {
 			t.Errorf("Latin1(%q): %v, want an invalid-url violation", in, err)
 		}
+	}
+}
+
+// TestNormalizeTooLong: a URI past MaxRewrite is refused as too long
+// without being rewritten, so that a 16 MiB field of bytes to escape costs
+// no more than itself; one just under is rewritten, dot segments and all.
+func TestNormalizeTooLong(t *testing.T) {
+	long := "https://www.example.com/" + strings.Repeat("\x01", MaxRewrite)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Normalize(long)
+	runtime.ReadMemStats(&after)
+	if v, ok := errors.AsType[*sitemap.Violation](err); !ok || v.Rule != sitemap.RuleURLTooLong {
+		t.Fatalf("Normalize of %d bytes: %v, want %s", len(long), err, sitemap.RuleURLTooLong)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<10 {
+		t.Errorf("refusing it allocated %d bytes", n)
+	}
+	dots := "https://www.example.com/a" + strings.Repeat("/b/..", (MaxRewrite-30)/5) + "/c"
+	if len(dots) > MaxRewrite {
+		t.Fatalf("test URL of %d bytes", len(dots))
+	}
+	if n, err := Normalize(" " + dots + " "); err != nil || n != "https://www.example.com/a/c" {
+		t.Errorf("Normalize of %d bytes of dot segments = %q, %v", len(dots), n, err)
 	}
 }
