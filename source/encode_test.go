@@ -171,6 +171,7 @@ func TestCSVJSONColumnErrors(t *testing.T) {
 	for _, tc := range []struct{ cell, want string }{
 		{`"[{""loc"":1}]"`, ""}, // a number is a string, as in JSONL
 		{`"[{""lok"":""x""}]"`, `unknown field "lok"`},
+		{`"[{""loc"":""x"",""LOC"":""y""}]"`, `field "LOC" given twice, as "loc" and "LOC"`},
 		{`nope`, "invalid character"},
 		{`"{""loc"":""x""}"`, "want an array of image URLs or objects"},
 		{`"[""a""] [""b""]"`, "more than one JSON value"},

@@ -79,10 +79,9 @@ func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 // errors, what names an element, want says what the whole should be and
 // elemWant an element. On an error, the elements before it are returned.
 func decodeArray[T any](buf *[]byte, text, what, want, elemWant string) ([]T, error) {
-	var commas int
-	*buf, _, commas = quoteNumbers((*buf)[:0], text)
-	if commas > maxJSONValues {
-		return nil, errTooManyValues
+	var err error
+	if *buf, _, err = quoteNumbers((*buf)[:0], text); err != nil {
+		return nil, err
 	}
 	b := *buf
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -135,10 +134,9 @@ func tokenKind(tok json.Token) string {
 // accepting a number wherever a string is wanted, as JSONL does; buf is
 // scratch space. want says what the value should be, for errors.
 func decodeJSON(buf *[]byte, text string, v any, want string) error {
-	var commas int
-	*buf, _, commas = quoteNumbers((*buf)[:0], text)
-	if commas > maxJSONValues {
-		return errTooManyValues
+	var err error
+	if *buf, _, err = quoteNumbers((*buf)[:0], text); err != nil {
+		return err
 	}
 	b := *buf
 	dec := json.NewDecoder(bytes.NewReader(b))

@@ -58,15 +58,18 @@ func (j *jsonlSource) Read() (sitemap.URL, error) {
 
 func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 	var rewritten bool
-	var commas int
-	j.buf, rewritten, commas = quoteNumbers(j.buf[:0], line)
-	if commas > maxJSONValues {
-		return sitemap.URL{}, j.fail(0, errTooManyValues)
+	var err error
+	if j.buf, rewritten, err = quoteNumbers(j.buf[:0], line); err != nil {
+		col := 0
+		if rk, ok := errors.AsType[*repeatedKeyError](err); ok {
+			col = rk.off + 1
+		}
+		return sitemap.URL{}, j.fail(col, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(j.buf))
 	dec.DisallowUnknownFields()
 	var rec jsonlRecord
-	err := dec.Decode(&rec)
+	err = dec.Decode(&rec)
 	u := rec.URL
 	u.Images, u.Videos, u.Alternates = rec.Images, rec.Videos, rec.Alternates
 	j.print = contentHash{}
@@ -241,36 +244,98 @@ func kindName(t reflect.Type) string {
 // quoteNumbers appends line to dst with every JSON number outside strings
 // turned into a string ("priority": 0.8 becomes "priority": "0.8"): every
 // field of sitemap.URL is a string, so a number is welcome anywhere a value
-// is. It reports whether it changed anything, and past how many commas
-// outside strings (about as many values) it stopped: past maxJSONValues
-// the line is refused (errTooManyValues) before it is decoded.
-func quoteNumbers(dst []byte, line string) ([]byte, bool, int) {
+// is. It reports whether it changed anything. On the way it refuses, before
+// the line is decoded:
+//   - more than maxJSONValues commas outside strings (about as many
+//     values): errTooManyValues;
+//   - a key given twice in one object, or in two spellings of one name
+//     ("loc" and "LOC"): a *repeatedKeyError. encoding/json matches keys
+//     without regard to case and keeps the last, where other parsers keep
+//     the first or refuse the object: what another tool saw in the line
+//     would not be what was published;
+//   - more than maxObjectKeys keys in one object (no record has a tenth
+//     of them): errTooManyKeys, so that looking for repeats stays cheap.
+//
+// Objects nested deeper than maxKeyDepth are not looked into: no record
+// nests half as deep, and encoding/json refuses what is not a record.
+func quoteNumbers(dst []byte, line string) ([]byte, bool, error) {
 	changed := false
 	inStr := false
 	commas := 0
+	strAt, strEnd := 0, 0 // the last string, quotes included
+	var objBuf [maxKeyDepth]int
+	objs := objBuf[:0] // per open object or array: its first key in keys; -1 for an array
+	depth := 0         // open objects and arrays, tracked in objs or not
+	var keyBuf [16]string
+	keys := keyBuf[:0] // keys of the open objects, outermost first
 	for i := 0; i < len(line); i++ {
-		ch := line[i]
 		if inStr {
-			switch ch {
-			case '\\':
-				if i+1 < len(line) {
-					dst = append(dst, ch)
-					i++
-					ch = line[i]
-				}
-			case '"':
-				inStr = false
+			// A string's bytes up to its quote or a backslash, at once.
+			j := strings.IndexByte(line[i:], '"')
+			if j < 0 {
+				j = len(line) - i
 			}
-			dst = append(dst, ch)
+			if b := strings.IndexByte(line[i:i+j], '\\'); b >= 0 {
+				j = b
+			}
+			dst = append(dst, line[i:i+j]...)
+			if i += j; i == len(line) {
+				break
+			}
+			if line[i] == '\\' && i+1 < len(line) {
+				dst = append(dst, line[i], line[i+1])
+				i++
+				continue
+			}
+			if line[i] == '"' {
+				inStr = false
+				strEnd = i + 1
+			}
+			dst = append(dst, line[i])
 			continue
 		}
+		ch := line[i]
 		switch {
 		case ch == '"':
 			inStr = true
+			strAt = i
 		case ch == ',':
 			if commas++; commas > maxJSONValues {
-				return dst, changed, commas
+				return dst, changed, errTooManyValues
 			}
+		case ch == '{' || ch == '[':
+			if depth++; depth <= maxKeyDepth {
+				first := -1
+				if ch == '{' {
+					first = len(keys)
+				}
+				objs = append(objs, first)
+			}
+		case ch == '}' || ch == ']':
+			if depth > 0 {
+				if depth <= maxKeyDepth {
+					if first := objs[len(objs)-1]; first >= 0 {
+						keys = keys[:first]
+					}
+					objs = objs[:len(objs)-1]
+				}
+				depth--
+			}
+		case ch == ':':
+			if depth == 0 || depth > maxKeyDepth || objs[len(objs)-1] < 0 || strEnd <= strAt {
+				break // not a key: encoding/json refuses the line
+			}
+			first := objs[len(objs)-1]
+			if len(keys)-first == maxObjectKeys {
+				return dst, changed, errTooManyKeys
+			}
+			key := unquoteKey(line[strAt:strEnd])
+			for _, k := range keys[first:] {
+				if strings.EqualFold(k, key) {
+					return dst, changed, &repeatedKeyError{key: key, first: k, off: strAt}
+				}
+			}
+			keys = append(keys, key)
 		case ch == '-' || ch >= '0' && ch <= '9':
 			k := i + 1
 			for k < len(line) && isNumberByte(line[k]) {
@@ -290,7 +355,43 @@ func quoteNumbers(dst []byte, line string) ([]byte, bool, int) {
 		}
 		dst = append(dst, ch)
 	}
-	return dst, changed, commas
+	return dst, changed, nil
+}
+
+// The bounds of quoteNumbers's look for repeated keys.
+const (
+	maxKeyDepth   = 16
+	maxObjectKeys = 64
+)
+
+var errTooManyKeys = fmt.Errorf("%w: more than %d fields in one object", ErrTooMany, maxObjectKeys)
+
+// A repeatedKeyError is a key an object of a JSON value gives twice.
+type repeatedKeyError struct {
+	key, first string
+	off        int // of the second, in the text given to quoteNumbers
+}
+
+func (e *repeatedKeyError) Error() string {
+	if e.key == e.first {
+		return fmt.Sprintf("%v: field %q given twice", ErrJSON, e.key)
+	}
+	return fmt.Sprintf("%v: field %q given twice, as %q and %q (fields are matched without regard to case)", ErrJSON, e.key, e.first, e.key)
+}
+
+func (e *repeatedKeyError) Unwrap() error { return ErrJSON }
+
+// unquoteKey returns the name a quoted JSON key spells; the key as written
+// when it does not unquote (encoding/json refuses the line).
+func unquoteKey(q string) string {
+	if strings.IndexByte(q, '\\') < 0 {
+		return q[1 : len(q)-1]
+	}
+	var s string
+	if json.Unmarshal([]byte(q), &s) != nil {
+		return q
+	}
+	return s
 }
 
 // validNumber reports whether s is a number in JSON's grammar.

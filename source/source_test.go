@@ -3,6 +3,7 @@ package source_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -246,6 +247,50 @@ func TestJSONLErrors(t *testing.T) {
 	if s.Err() != nil {
 		t.Errorf("Err() = %v, want nil: bad lines do not end the stream", s.Err())
 	}
+}
+
+// TestJSONLRepeatedKeys: a key given twice in one object, in any case or
+// escaped, is refused where the second is, rather than read as
+// encoding/json reads it (the last, whatever its case); one name in two
+// objects is no repeat, nor a colon within a string.
+func TestJSONLRepeatedKeys(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"loc":"https://www.example.com/a","LOC":"https://www.example.com/b"}`,
+			`p.jsonl:1:36: invalid JSON: field "LOC" given twice, as "loc" and "LOC" (fields are matched without regard to case)`},
+		{`{"loc":"https://www.example.com/a", "priority":"0.5", "loc":"https://www.example.com/b"}`,
+			`p.jsonl:1:55: invalid JSON: field "loc" given twice`},
+		{`{"loc":"https://www.example.com/a","\u006coc":"https://www.example.com/b"}`,
+			`p.jsonl:1:36: invalid JSON: field "loc" given twice`},
+		{`{"loc":"https://www.example.com/a","images":[{"loc":"https://www.example.com/1.jpg","Loc":"https://www.example.com/2.jpg"}]}`,
+			`p.jsonl:1:85: invalid JSON: field "Loc" given twice, as "loc" and "Loc" (fields are matched without regard to case)`},
+		{`{"loc":"https://www.example.com/a:b","images":[{"loc":"https://www.example.com/1.jpg"},{"loc":"https://www.example.com/2.jpg"}],"lastmod":"2024-01-01"}`, ""},
+		{`{"loc":"https://www.example.com/a","news":{"publication":{"name":"N","language":"en"},"title":"T","publication_date":"2024-01-01"},"priority":1}`, ""},
+		{`{"loc":"https://www.example.com/a",` + manyKeys(64) + `}`,
+			`p.jsonl:1: too many values: more than 64 fields in one object`},
+		{`{"loc":"https://www.example.com/a","images":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`,
+			`p.jsonl:1:45: field "images": image 1: invalid JSON: a JSON array, want a URL or an image object`},
+	} {
+		g := readAll(t, source.New(strings.NewReader(tc.line+"\n"), "p.jsonl", source.FormatJSONL))
+		got := ""
+		if len(g.errs) > 0 {
+			got = g.errs[0].Error()
+		}
+		if got != tc.want || len(g.errs)+len(g.urls) != 1 {
+			t.Errorf("%.60s…: error %q (%d URLs), want %q", tc.line, got, len(g.urls), tc.want)
+		}
+		if tc.want != "" && strings.Contains(tc.want, "given twice") && !errors.Is(g.errs[0], source.ErrJSON) {
+			t.Errorf("%v is not ErrJSON", g.errs[0])
+		}
+	}
+}
+
+// manyKeys returns n object members of distinct names, comma-separated.
+func manyKeys(n int) string {
+	var keys []string
+	for i := range n {
+		keys = append(keys, fmt.Sprintf(`"x%d":1`, i))
+	}
+	return strings.Join(keys, ",")
 }
 
 func TestDamagedGzipEndsTheStream(t *testing.T) {
