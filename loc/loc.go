@@ -313,6 +313,9 @@ func Normalize(raw string) (string, error) {
 	if normal(raw) {
 		return raw, nil
 	}
+	if err := tooLong(raw); err != nil {
+		return "", err
+	}
 	n, _, err := normalize(raw)
 	return n, err
 }
@@ -448,21 +451,27 @@ func skip(raw string, i int, t *[256]uint8) int {
 	return i
 }
 
-// MaxRewrite is the length of the longest URI Normalize rewrites. A
-// sitemap's URL must be shorter than 2,048 characters, and one longer than
-// this is not shortened that far by normalising (decoding escapes of
-// unreserved characters divides by three at most) but by thousands of dot
-// segments; rewriting it costs memory in proportion, up to three times its
-// length for each copy (a 16 MiB CSV field of control characters peaked at
-// 420 MB).
+// MaxRewrite is the length of the longest URI Normalize and Scope.Apply
+// rewrite, white space around it aside. Rewriting costs memory in
+// proportion, up to three times the length for each copy (a 16 MiB CSV
+// field of control characters peaked at 420 MB), and no real URL comes
+// near: a sitemap's loc must be shorter than 2,048 characters, and one of
+// 64 KiB normalises that short only through thousands of dot segments or
+// of characters that are dropped.
 const MaxRewrite = 64 << 10
+
+// tooLong returns the violation of a URI longer than MaxRewrite, whose
+// length is not the loc's rule alone: an image's URL has no other cap.
+func tooLong(raw string) error {
+	if t := trimSpace(raw); len(t) > MaxRewrite {
+		return violation(sitemap.RuleURLTooLong, raw,
+			strconv.Itoa(len(t))+" characters, more than the 65,536 sitemapkit rewrites")
+	}
+	return nil
+}
 
 // normalize is Normalize, also returning the parts of raw as written.
 func normalize(raw string) (string, sitemap.URI, error) {
-	if t := trimSpace(raw); len(t) > MaxRewrite {
-		return "", sitemap.URI{}, violation(sitemap.RuleURLTooLong, raw,
-			strconv.Itoa(len(t))+" characters; a URL must be shorter than 2,048 characters")
-	}
 	p, err := parse(trimSpace(raw), raw)
 	if err != nil {
 		return "", p, err

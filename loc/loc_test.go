@@ -170,8 +170,8 @@ func TestNormalizeTooLong(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err := Normalize(long)
 	runtime.ReadMemStats(&after)
-	if v, ok := errors.AsType[*sitemap.Violation](err); !ok || v.Rule != sitemap.RuleURLTooLong {
-		t.Fatalf("Normalize of %d bytes: %v, want %s", len(long), err, sitemap.RuleURLTooLong)
+	if v, ok := errors.AsType[*sitemap.Violation](err); !ok || v.Rule != sitemap.RuleURLTooLong || strings.Contains(v.Msg, "2,048") {
+		t.Fatalf("Normalize of %d bytes: %v, want %s, not the loc's 2,048", len(long), err, sitemap.RuleURLTooLong)
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<10 {
 		t.Errorf("refusing it allocated %d bytes", n)
@@ -182,5 +182,23 @@ func TestNormalizeTooLong(t *testing.T) {
 	}
 	if n, err := Normalize(" " + dots + " "); err != nil || n != "https://www.example.com/a/c" {
 		t.Errorf("Normalize of %d bytes of dot segments = %q, %v", len(dots), n, err)
+	}
+	// As a loc (Apply), in the loc's words; as an image's URL, which has
+	// no other cap, in the rewriter's, named for its field.
+	s, err := NewScope("https://www.example.com/sitemap.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply(long); err == nil || !strings.Contains(err.Error(), "a URL must be shorter than 2,048 characters") {
+		t.Errorf("Apply: %v", err)
+	}
+	u := sitemap.URL{Loc: "https://www.example.com/", Images: []sitemap.Image{{Loc: "https://CDN.example.com/" + strings.Repeat("a", MaxRewrite)}}}
+	if v, ok := errors.AsType[*sitemap.Violation](NormalizeExtensions(&u)); !ok || v.Rule != sitemap.RuleURLTooLong || v.Field != "image:loc" || strings.Contains(v.Msg, "2,048") {
+		t.Errorf("NormalizeExtensions: %v", v)
+	}
+	// Check rewrites nothing, and is not capped: validate reports a long
+	// loc's first problem, as before.
+	if v, ok := errors.AsType[*sitemap.Violation](s.Check("ftp://www.example.com/" + strings.Repeat("a", MaxRewrite))); !ok || v.Rule != sitemap.RuleInvalidURL {
+		t.Errorf("Check of a long ftp: URL: %v, want %s", v, sitemap.RuleInvalidURL)
 	}
 }

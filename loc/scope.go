@@ -64,6 +64,9 @@ func (s *Scope) Apply(raw string) (string, error) {
 	if s.fast(raw) {
 		return raw, nil
 	}
+	if t := trimSpace(raw); len(t) > MaxRewrite {
+		return "", locTooLong(raw, len(t)) // not rewritten (see MaxRewrite)
+	}
 	n, _, err := normalize(raw)
 	if err != nil {
 		return "", err
@@ -179,13 +182,17 @@ func (s *Scope) check(raw, n string, length int) error {
 		}
 	}
 	if length > sitemap.MaxLocLen {
-		return violation(sitemap.RuleURLTooLong, raw,
-			strconv.Itoa(length)+" characters; a URL must be shorter than 2,048 characters")
+		return locTooLong(raw, length)
 	}
 	if name := sessionID(n); name != "" {
 		return violation(sitemap.RuleSessionID, raw, "carries a session ID ("+name+"); list URLs without one")
 	}
 	return nil
+}
+
+// locTooLong is the violation of a loc of length characters, too many.
+func locTooLong(raw string, length int) error {
+	return violation(sitemap.RuleURLTooLong, raw, strconv.Itoa(length)+" characters; a URL must be shorter than 2,048 characters")
 }
 
 // mismatch words why origin (normalised, not s.origin) is not allowed, as
