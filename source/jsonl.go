@@ -262,7 +262,8 @@ func quoteNumbers(dst []byte, line string) ([]byte, bool, error) {
 	changed := false
 	inStr := false
 	commas := 0
-	strAt, strEnd := 0, 0 // the last string, quotes included
+	strAt, strEnd := 0, 0      // the last string, quotes included
+	quote, backslash := -1, -1 // the next of each in a string (see indexFrom)
 	var objBuf [maxKeyDepth]int
 	objs := objBuf[:0] // per open object or array: its first key in keys; -1 for an array
 	depth := 0         // open objects and arrays, tracked in objs or not
@@ -271,15 +272,18 @@ func quoteNumbers(dst []byte, line string) ([]byte, bool, error) {
 	for i := 0; i < len(line); i++ {
 		if inStr {
 			// A string's bytes up to its quote or a backslash, at once.
-			j := strings.IndexByte(line[i:], '"')
-			if j < 0 {
-				j = len(line) - i
+			// Where the next of each is, is kept until passed: found
+			// again at each escape, a string of escapes took time in
+			// the square of its length (16 MiB: minutes).
+			if quote < i {
+				quote = indexFrom(line, i, '"')
 			}
-			if b := strings.IndexByte(line[i:i+j], '\\'); b >= 0 {
-				j = b
+			if backslash < i {
+				backslash = indexFrom(line, i, '\\')
 			}
-			dst = append(dst, line[i:i+j]...)
-			if i += j; i == len(line) {
+			j := min(quote, backslash)
+			dst = append(dst, line[i:j]...)
+			if i = j; i == len(line) {
 				break
 			}
 			if line[i] == '\\' && i+1 < len(line) {
@@ -356,6 +360,14 @@ func quoteNumbers(dst []byte, line string) ([]byte, bool, error) {
 		dst = append(dst, ch)
 	}
 	return dst, changed, nil
+}
+
+// indexFrom returns the index of the first c in s from i on, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // The bounds of quoteNumbers's look for repeated keys.

@@ -2,6 +2,7 @@ package source
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +38,11 @@ func TestQuoteNumbers(t *testing.T) {
 		case tc.want != "" && (string(out) != tc.want || changed != tc.changed):
 			t.Errorf("%s: %s (changed %v), want %s (%v)", tc.in, out, changed, tc.want, tc.changed)
 		}
+	}
+	// A string of escapes is copied in one pass: looked for again at each
+	// escape, the next quote took minutes for this line.
+	long := `{"loc":"` + strings.Repeat(`\n`, 2<<20) + `"}`
+	if out, _, err := quoteNumbers(nil, long); err != nil || string(out) != long {
+		t.Errorf("a line of %d bytes of escapes: %d bytes back, %v", len(long), len(out), err)
 	}
 }
