@@ -798,7 +798,7 @@ type pendingURL struct {
 }
 
 // place returns p's position. Only a duplicate's is asked for: counting
-// each URL's lines as it is read was a sixth of a check's time. The
+// each URL's lines as it is read was a tenth of validate's time. The
 // Reader still holds the text of every pending URL: the pending are
 // flushed before it lets go of any (discard).
 func (d *docCheck) place(p *pendingURL) sitemap.Position {
