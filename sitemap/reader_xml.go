@@ -232,6 +232,9 @@ func (r *Reader) entry() (*URL, error) {
 	var fixed [4]string
 	u := r.newURL()
 	defer func() {
+		if r.over[overImages].n|r.over[overVideos].n|r.over[overAlternates].n == 0 {
+			return // nearly every entry: three calls saved
+		}
 		r.sayOver(overImages, len(u.Images))
 		r.sayOver(overVideos, len(u.Videos))
 		r.sayOver(overAlternates, len(u.Alternates))
