@@ -248,8 +248,12 @@ func (s *seenSet) growTo(g *seenSegment, words int) {
 			s.scratch = append(s.scratch, h)
 		}
 	}
+	old := len(g.mem)
 	mem, mapped := offheap.Resize(g.mem, g.mapped, words)
-	clear(mem)
+	// Only the old words may hold hashes: clearing the rest would touch
+	// every page of a reservation (Reserve: 12 MiB for validate of a
+	// single URL, with a page fault for each of its pages).
+	clear(mem[:min(old, len(mem))])
 	g.setMem(mem, mapped)
 	for _, h := range s.scratch {
 		_, i := g.find(h)

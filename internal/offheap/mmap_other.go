@@ -6,8 +6,8 @@ package offheap
 // mapping is to be had.
 func Alloc(n int) (_ []uint64, mapped bool) { return make([]uint64, n), false }
 
-// Resize returns n zeroed words, leaving old to the garbage
-// collector.
+// Resize returns n zeroed words (the words past len(old) are zero, as the
+// unix Resize promises), leaving old to the garbage collector.
 func Resize(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
 	return make([]uint64, n), false
 }

@@ -49,14 +49,20 @@ func Alloc(n int) (_ []uint64, mapped bool) {
 	return make([]uint64, n), false
 }
 
-// Resize returns about n words for old's words, with any content,
-// and frees old. A mapping grows in place: within its reservation, or
-// where the system can move it (Linux's mremap), so that its pages,
-// already touched, need not be faulted in again, which costs more than the
-// rest of a growth.
+// Resize returns about n words for old's words, and frees old. Its first
+// len(old) words hold any content (old's, where it grew in place); the
+// words past them are zero, so that a caller clears only those. A mapping
+// grows in place: within its reservation, or where the system can move it
+// (Linux's mremap), so that its pages, already touched, need not be
+// faulted in again, which costs more than the rest of a growth.
 func Resize(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
 	if size := mapSize(n); mapped && size > 0 {
 		if size/8 <= cap(old) {
+			if size/8 < len(old) {
+				// The reservation past a mapping's length is kept
+				// zero, for the growth after a shrink.
+				clear(old[size/8:])
+			}
 			return old[:size/8], true
 		}
 		if w, err := remapPages(old[:cap(old)], size*mapReserve); err == nil {
