@@ -13,9 +13,9 @@ import (
 // TestLockReleasedWhileForking: a folder unlocked can be locked again at
 // once, even while the process starts other programs. A child forked and
 // not yet past its exec holds a copy of every descriptor, the lock's too,
-// and flock's lock lives as long as any copy: the next run in the folder
-// was refused as busy (seen in TestCrash, whose parallel subtests start
-// helpers; here within a few hundred rounds).
+// and a lock only closed lives as long as any copy: the next run in the
+// folder was refused as busy (seen in TestCrash, whose parallel subtests
+// start helpers; here within a few hundred rounds).
 func TestLockReleasedWhileForking(t *testing.T) {
 	if _, err := exec.LookPath("true"); err != nil {
 		t.Skip("no true(1)")

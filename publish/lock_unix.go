@@ -7,12 +7,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
-	"time"
 )
-
-// busyWait is how long lockDir tries a lock held by another descriptor
-// before it reports ErrBusy.
-const busyWait = 100 * time.Millisecond
 
 // lockDir takes an exclusive advisory lock on dir, so that two runs never
 // publish into one folder at once (each would take the other's temp files
@@ -22,23 +17,11 @@ func lockDir(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
-	// A child this process is starting holds a copy of every descriptor
-	// until it has executed its program, and a lock lives as long as any
-	// copy of its descriptor: a folder unlocked a moment before may still
-	// be locked by such a copy. The kernel closes them right after the
-	// child's exec, so the lock is tried again for a while (busyWait)
-	// before the folder is called busy.
-	for wait, waited := time.Millisecond, time.Duration(0); ; {
+	for {
 		err = syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || waited >= busyWait {
+		if !errors.Is(err, syscall.EINTR) {
 			break
 		}
-		time.Sleep(wait)
-		waited += wait
-		wait *= 2
 	}
 	if err != nil {
 		d.Close()
@@ -47,5 +30,13 @@ func lockDir(dir string) (unlock func(), err error) {
 		}
 		return nil, fmt.Errorf("publish: locking %s: %w", dir, err)
 	}
-	return func() { d.Close() }, nil
+	return func() {
+		// Released, then closed: a child this process is starting holds
+		// a copy of every descriptor until its exec, and a lock only
+		// closed lives as long as any copy, so the folder stayed locked
+		// a moment after the run (the next Builder in it failed with
+		// ErrBusy). LOCK_UN releases it whatever copies remain.
+		syscall.Flock(int(d.Fd()), syscall.LOCK_UN)
+		d.Close()
+	}, nil
 }
