@@ -150,11 +150,6 @@ func appendJSONCell(b, j []byte) []byte {
 	return append(append(b, j...), '"')
 }
 
-// appendCSVRow appends fields as a CSV record, its line end included.
-func appendCSVRow(b []byte, fields []string) []byte {
-	return append(appendCSVFields(b, fields), '\n')
-}
-
 // appendCSVFields appends fields, separated by commas, without the line
 // end, as encoding/csv's Writer writes them: quoted when a field has a
 // comma, quote, CR or LF, starts with a space, or is \. A row is written

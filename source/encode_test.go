@@ -356,3 +356,8 @@ func TestCSVWideRowAlone(t *testing.T) {
 		t.Errorf("a quote running on: errors %v, locs %q; want one ErrTooMany, nothing read", errs, locs)
 	}
 }
+
+// appendCSVRow appends fields as a CSV record, its line end included.
+func appendCSVRow(b []byte, fields []string) []byte {
+	return append(appendCSVFields(b, fields), '\n')
+}

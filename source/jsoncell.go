@@ -79,13 +79,10 @@ func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 // errors, what names an element, want says what the whole should be and
 // elemWant an element. On an error, the elements before it are returned.
 func decodeArray[T any](buf *[]byte, text, what, want, elemWant string) ([]T, error) {
-	var err error
-	if *buf, _, err = quoteNumbers((*buf)[:0], text); err != nil {
+	dec, err := strictDecoder(buf, text)
+	if err != nil {
 		return nil, err
 	}
-	b := *buf
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, jsonError(err, want)
@@ -110,10 +107,7 @@ func decodeArray[T any](buf *[]byte, text, what, want, elemWant string) ([]T, er
 	default:
 		return nil, fmt.Errorf("%w: a JSON %s, want %s", ErrJSON, tokenKind(tok), want)
 	}
-	if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
-		return out, fmt.Errorf("%w: more than one JSON value", ErrJSON)
-	}
-	return out, nil
+	return out, onlyValue(dec, *buf)
 }
 
 // tokenKind names the kind of a JSON token that starts a value, as
@@ -134,16 +128,30 @@ func tokenKind(tok json.Token) string {
 // accepting a number wherever a string is wanted, as JSONL does; buf is
 // scratch space. want says what the value should be, for errors.
 func decodeJSON(buf *[]byte, text string, v any, want string) error {
-	var err error
-	if *buf, _, err = quoteNumbers((*buf)[:0], text); err != nil {
+	dec, err := strictDecoder(buf, text)
+	if err != nil {
 		return err
 	}
-	b := *buf
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err, want)
 	}
+	return onlyValue(dec, *buf)
+}
+
+// strictDecoder returns a decoder of text, rewritten into buf by
+// quoteNumbers (which may refuse it), that refuses unknown fields.
+func strictDecoder(buf *[]byte, text string) (*json.Decoder, error) {
+	var err error
+	if *buf, _, err = quoteNumbers((*buf)[:0], text); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(*buf))
+	dec.DisallowUnknownFields()
+	return dec, nil
+}
+
+// onlyValue refuses what follows the value dec decoded from b.
+func onlyValue(dec *json.Decoder, b []byte) error {
 	if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
 		return fmt.Errorf("%w: more than one JSON value", ErrJSON)
 	}

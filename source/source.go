@@ -283,18 +283,14 @@ func OpenEncoded(path string, f Format, e Encoding) (*File, error) {
 
 // sniff guesses the format from the first non-blank line without consuming it.
 func sniff(lr *lineReader) Format {
-	line := lr.peekLine()
-	line = strings.TrimSpace(line)
-	switch {
-	case strings.HasPrefix(line, "{"):
+	line := strings.TrimSpace(lr.peekLine())
+	if strings.HasPrefix(line, "{") {
 		return FormatJSONL
-	case strings.EqualFold(strings.Trim(line, `"`), "loc"):
-		return FormatCSV // a header of one column: no URL reads "loc"
-	case strings.Contains(line, ","):
-		for _, name := range strings.Split(line, ",") {
-			if strings.EqualFold(strings.Trim(strings.TrimSpace(name), `"`), "loc") {
-				return FormatCSV
-			}
+	}
+	// A header of one column (no comma) too: no URL reads "loc".
+	for _, name := range strings.Split(line, ",") {
+		if strings.EqualFold(strings.Trim(strings.TrimSpace(name), `"`), "loc") {
+			return FormatCSV
 		}
 	}
 	return FormatText

@@ -79,7 +79,7 @@ func (g *Reader) next() error {
 	// Padding is zero bytes to the end, read a buffer at a time, up to
 	// MaxPadding: an endless stream of zeros must end too.
 	for n := 0; ; {
-		b, err := g.br.Peek(g.br.Buffered())
+		b, _ := g.br.Peek(g.br.Buffered()) // what is buffered: no error
 		for _, c := range b {
 			if c != 0 {
 				return gzip.ErrHeader
@@ -89,9 +89,6 @@ func (g *Reader) next() error {
 			return fmt.Errorf("%w: more than %d bytes of zeros after the gzip data", gzip.ErrHeader, MaxPadding)
 		}
 		g.br.Discard(len(b))
-		if err != nil {
-			return err
-		}
 		if _, err := g.br.Peek(1); err == io.EOF {
 			return io.EOF
 		} else if err != nil {
