@@ -314,3 +314,32 @@ func TestRedirectHopCheck(t *testing.T) {
 		t.Errorf("a hop to ftp: blocked %q, failed %q; want one fetch failure", blocked, failed)
 	}
 }
+
+// TestFolderThroughSymlink: a folder given through a symbolic link (a
+// build's public -> dist/) is read as the folder it names: it was
+// reported as holding no sitemap files (exit 2), where "link/" was read.
+func TestFolderThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dist")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(target, "sitemap.xml"), sitetest.URLSet("https://www.example.com/a"))
+	link := filepath.Join(dir, "public")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	docs, found := walk(t, []string{link}, discover.Options{Offline: true}, discover.FetchFailed)
+	if len(found) != 0 {
+		t.Errorf("findings %q, want none", found)
+	}
+	var read []string
+	for _, d := range docs {
+		if !d.Listing {
+			read = append(read, d.Name)
+		}
+	}
+	if want := []string{filepath.Join(link, "sitemap.xml")}; !slices.Equal(read, want) {
+		t.Errorf("documents read %q, want %q", read, want)
+	}
+}

@@ -416,12 +416,19 @@ func (w *walker) publicURL(rel string) string {
 func (w *walker) folderItems(dir string) []itemSource {
 	var indexes, others []string
 	children := map[string][]childLoc{}
-	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+	// WalkDir does not follow a symbolic link, even as its root: a start
+	// that is a link to a folder is walked through it (a trailing
+	// separator), as "link/" would be.
+	root := dir
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		root = dir + string(filepath.Separator)
+	}
+	filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if de.IsDir() {
-			if p != dir && strings.HasPrefix(de.Name(), ".") {
+			if p != root && strings.HasPrefix(de.Name(), ".") {
 				return filepath.SkipDir
 			}
 			return nil
