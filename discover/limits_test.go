@@ -343,3 +343,46 @@ func TestFolderThroughSymlink(t *testing.T) {
 		t.Errorf("documents read %q, want %q", read, want)
 	}
 }
+
+// TestFolderUnreadable: a folder, or a part of one, that cannot be read
+// is reported as such: "no sitemap files in this folder" was said of a
+// folder that could not be listed, and a sub-folder or a sitemap that
+// could not be read was left out unnamed (validate exited 0).
+func TestFolderUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads a folder whatever its mode")
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "sitemap.xml"), sitetest.URLSet("https://www.example.com/a"))
+	if err := os.Mkdir(filepath.Join(dir, "more"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "more", "sitemap.xml"), sitetest.URLSet("https://www.example.com/b"))
+	writeFile(t, filepath.Join(dir, "shut.xml"), sitetest.URLSet("https://www.example.com/c"))
+	shut := []string{filepath.Join(dir, "more"), filepath.Join(dir, "shut.xml"), dir}
+	for _, p := range shut {
+		if err := os.Chmod(p, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, p := range shut {
+			os.Chmod(p, 0o755)
+		}
+	})
+	_, found := walk(t, []string{dir}, discover.Options{Offline: true}, discover.FetchFailed)
+	if len(found) != 1 || !strings.Contains(found[0], "cannot read: permission denied") {
+		t.Errorf("folder shut: findings %q, want one saying it cannot be read", found)
+	}
+	os.Chmod(dir, 0o755)
+	_, found = walk(t, []string{dir}, discover.Options{Offline: true}, discover.FetchFailed)
+	slices.Sort(found)
+	want := []string{
+		dir + ": cannot read " + filepath.Join(dir, "more") + ": permission denied",
+		filepath.Join(dir, "shut.xml") + ": cannot read: permission denied",
+	}
+	slices.Sort(want)
+	if !slices.Equal(found, want) {
+		t.Errorf("parts shut: findings %q, want %q", found, want)
+	}
+}

@@ -423,8 +423,16 @@ func (w *walker) folderItems(dir string) []itemSource {
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		root = dir + string(filepath.Separator)
 	}
+	var unread []*Error // folders that could not be listed
 	filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
 		if err != nil {
+			// A folder that cannot be listed may hold sitemaps: say
+			// so, rather than that there are none.
+			if p == root {
+				unread = append(unread, problem(FetchFailed, err, "cannot read: %v", unwrapPathErr(err)))
+			} else {
+				unread = append(unread, problem(FetchFailed, err, "cannot read %s: %v", p, unwrapPathErr(err)))
+			}
 			return nil
 		}
 		if de.IsDir() {
@@ -438,6 +446,9 @@ func (w *walker) folderItems(dir string) []itemSource {
 		}
 		f, err := os.Open(p)
 		if err != nil {
+			// It may be a sitemap: it is read as one, for its error
+			// to name it (once, where an index lists it).
+			others = append(others, p)
 			return nil
 		}
 		defer f.Close()
@@ -489,6 +500,9 @@ func (w *walker) folderItems(dir string) []itemSource {
 		}
 	}
 	folder := &Document{Name: dir, Local: true, Listing: true}
+	for _, p := range unread {
+		folder.add(p)
+	}
 	var files childList
 	for _, p := range indexes {
 		if !listed[p] { // a nested index is read as its parent's child
@@ -509,7 +523,9 @@ func (w *walker) folderItems(dir string) []itemSource {
 		return newItem(&Document{Name: c.name, URL: w.publicURL(rel), Local: true})
 	})
 	if src == nil {
-		folder.add(problem(FetchFailed, nil, "no sitemap files in this folder"))
+		if len(unread) == 0 {
+			folder.add(problem(FetchFailed, nil, "no sitemap files in this folder"))
+		}
 		return srcs
 	}
 	return append(srcs, src)
