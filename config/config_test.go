@@ -55,6 +55,8 @@ func TestErrors(t *testing.T) {
 				`site/sitemapkit.toml:6:1: unknown key "bogus" in [[source]]`,
 				`site/sitemapkit.toml:8:1: unknown key "max_urls" in [filter]`,
 			}},
+		{"negative crawl depth, at its key", head + "[[source]]\ntype = \"crawl\"\npaths = [\"https://www.example.com/\"]\nmax_depth = -1\n",
+			[]string{`site/sitemapkit.toml:6:1: max_depth -1 is negative: the most links from a start to a page, 0 for the default`}},
 		{"wrong type", head + "max_urls = \"1000\"\n" + files,
 			[]string{`site/sitemapkit.toml:3:1: max_urls must be an integer, not a string ("1000")`}},
 		{"wrong type: bool", head + "gzip = \"yes\"\n" + files,

@@ -285,8 +285,11 @@ func (v *validator) source(path []string, s *Source) {
 		if d, err := time.ParseDuration(s.Budget); s.Budget != "" && (err != nil || d <= 0) {
 			v.errorf(at(path, "budget"), "budget %q is not a duration such as \"90m\"", s.Budget)
 		}
-		if s.MaxPages < 0 || s.MaxDepth < 0 {
-			v.errorf(at(path, "max_pages"), "max_pages and max_depth must not be negative")
+		if s.MaxPages < 0 {
+			v.errorf(at(path, "max_pages"), "max_pages %d is negative: the most pages fetched, 0 for the default", s.MaxPages)
+		}
+		if s.MaxDepth < 0 {
+			v.errorf(at(path, "max_depth"), "max_depth %d is negative: the most links from a start to a page, 0 for the default", s.MaxDepth)
 		}
 	}
 	for i, p := range s.Paths {

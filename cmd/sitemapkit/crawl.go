@@ -69,6 +69,9 @@ func (c *crawlFlags) check() error {
 		errs = append(errs, fmt.Sprintf("--max-depth %d: at least 1 (the start's links)", c.maxDepth))
 	}
 	s := c.source()
+	if c.maxPages < 1 || c.maxDepth < 1 {
+		s.MaxPages, s.MaxDepth = max(c.maxPages, 0), max(c.maxDepth, 0) // said above
+	}
 	if err := s.Validate(); err != nil {
 		errs = append(errs, flagWords(err, nil))
 	}

@@ -88,7 +88,9 @@ func TestCrawlCommand(t *testing.T) {
 
 	r = genRun(t, "", "crawl", "not-a-url")
 	r.want(t, exitUsage)
-	// Values that mean nothing are refused, named as the flags.
+	// Values that mean nothing are refused, named as the flags, each in
+	// one line (then the Try: line): --max-depth -1 added "--max-pages
+	// and max_depth must not be negative".
 	for flag, msg := range map[string]string{
 		"--concurrency=300":                     "--concurrency 300 is out of range: 1 to 256",
 		"--concurrency=0":                       "--concurrency 0 is out of range: 1 to 256",
@@ -99,11 +101,11 @@ func TestCrawlCommand(t *testing.T) {
 		"--crawl-host=https://cdn.example.com/": `--crawl-host "https://cdn.example.com/" is not a host name`,
 	} {
 		r := genRun(t, "", "crawl", flag, s.URL+"/")
-		if r.code != exitUsage || !strings.Contains(r.stderr, msg) {
+		if r.code != exitUsage || !strings.Contains(r.stderr, msg) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 1 {
 			t.Errorf("crawl %s: exit %d, %s", flag, r.code, r.stderr)
 		}
 		r = genRun(t, "", "generate", "--base", s.URL+"/", "--out", t.TempDir(), flag, "--crawl", s.URL+"/")
-		if r.code != exitUsage || !strings.Contains(r.stderr, msg) {
+		if r.code != exitUsage || !strings.Contains(r.stderr, msg) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 1 {
 			t.Errorf("generate --crawl … %s: exit %d, %s", flag, r.code, r.stderr)
 		}
 	}

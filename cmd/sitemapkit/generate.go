@@ -560,7 +560,7 @@ var keyFlags = map[string]string{
 	"lastmod": "--lastmod", "driver": "--sql-driver", "dsn": "--sql-dsn", "query": "--sql-query",
 	"loc": "--sql-loc", "keep_params": "--keep-param", "paths": "", "dsn_env": "--sql-dsn-env",
 	"keep_duplicates": "--no-dedupe", "state": "--state", "feed": "--feed", "feed_entries": "--feed-entries",
-	"concurrency": "--concurrency", "rate": "--rate", "hosts": "--crawl-host", "budget": "--crawl-budget", "max_pages": "--max-pages",
+	"concurrency": "--concurrency", "rate": "--rate", "hosts": "--crawl-host", "budget": "--crawl-budget", "max_pages": "--max-pages", "max_depth": "--max-depth",
 	"hub": "--hub", "content_selector": "--content-selector", "ignore_selector": "--ignore-selector", "timezone": "--timezone",
 	"manifest": "--manifest", "encoding": "--input-encoding", "url_encoding": "--url-encoding",
 }
