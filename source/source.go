@@ -211,7 +211,7 @@ func FormatOf(name string) (Format, error) {
 	case ".jsonl", ".ndjson":
 		return FormatJSONL, nil
 	}
-	return FormatAuto, fmt.Errorf("%s: %w: the name does not end in .txt, .csv or .jsonl (optionally .gz)", name, ErrUnknownFormat)
+	return FormatAuto, fmt.Errorf("%s: %w: the name does not end in .txt, .csv, .jsonl or .ndjson (optionally .gz)", name, ErrUnknownFormat)
 }
 
 // New returns a Source reading r in format f (a URL list, CSV or JSON Lines,

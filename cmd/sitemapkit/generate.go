@@ -503,6 +503,12 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 		if i := slices.Index(args, "-"); i >= 0 && slices.Contains(args[i+1:], "-") {
 			return nil, 0, &usageError{msg: `generate: "-" (the standard input) is given twice`, hint: generateHint}
 		}
+		for _, p := range args {
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				return nil, 0, &usageError{msg: "generate: " + p + " is a folder, not an input file: a build folder is read with --dir, a folder of sitemaps with --sitemap",
+					hint: "sitemapkit generate … --dir " + p}
+			}
+		}
 		if o.inputFormat == "" || o.inputFormat == "auto" {
 			for _, p := range args {
 				if _, err := source.FormatOf(p); err != nil && p != "-" {

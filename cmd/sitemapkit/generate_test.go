@@ -442,6 +442,12 @@ func TestGenerateUsage(t *testing.T) {
 		{[]string{"generate", "--base", genBase, "--out", dir, "--max-urls", "60000", in}, "--max-urls"},
 		{[]string{"generate", "--base", "not a url", "--out", dir, in}, "--base"},
 		{[]string{"generate", "--base", genBase, "--out", dir, "-", "-"}, "given twice"},
+		// A folder as an input is named as one, with the flags that read
+		// folders: it was "unknown input format: the name does not end in
+		// .txt, …", and a hint to use --input-format.
+		{[]string{"generate", "--base", genBase, "--out", dir, t.TempDir()}, "is a folder, not an input file: a build folder is read with --dir"},
+		// The extensions named are all those read (.ndjson was left out).
+		{[]string{"generate", "--base", genBase, "--out", dir, "old.xml"}, "does not end in .txt, .csv, .jsonl or .ndjson (optionally .gz)"},
 	} {
 		r := genRun(t, "", tc.args...)
 		r.want(t, exitUsage)
