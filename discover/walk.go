@@ -447,8 +447,12 @@ func (w *walker) folderItems(dir string) []itemSource {
 		f, err := os.Open(p)
 		if err != nil {
 			// It may be a sitemap: it is read as one, for its error
-			// to name it (once, where an index lists it).
-			others = append(others, p)
+			// to name it (once, where an index lists it). A hidden
+			// file (.htpasswd, .env) is none, as hidden folders are
+			// not looked into.
+			if !strings.HasPrefix(de.Name(), ".") {
+				others = append(others, p)
+			}
 			return nil
 		}
 		defer f.Close()
