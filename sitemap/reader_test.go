@@ -383,6 +383,13 @@ var rdCases = []rdCase{
 		notices: []string{"2:1 missing-tag", "3:1 missing-tag", "4:1 missing-tag", "5:47 deprecated-tag", "5:34 missing-tag", "5:93 missing-tag"},
 	},
 	{
+		// XML allows any number of leading zeros in a character
+		// reference: a long one is a character, not a bare '&'.
+		name: "character references with leading zeros",
+		in:   "<urlset " + ns + "><url><loc>http://a.example/&#x0000000041;&#0000000000066;&#x00000000000000000000000000000000000000043;</loc></url></urlset>",
+		locs: []string{"http://a.example/ABC"},
+	},
+	{
 		name:    "undefined entity and bare ampersand",
 		in:      "<urlset " + ns + ">\n<url><loc>http://a.example/?a=1&b=2&nbsp;</loc></url></urlset>",
 		locs:    []string{"http://a.example/?a=1&b=2&nbsp;"},

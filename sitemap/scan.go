@@ -1140,6 +1140,11 @@ func (s *scanner) appendChecked(dst, seg []byte, off int64) []byte {
 // length and rune.
 func entity(b []byte) (int, rune, bool) {
 	end := bytes.IndexByte(b[:min(len(b), 12)], ';')
+	if end < 0 && len(b) > 12 && b[1] == '#' {
+		// A character reference may have any number of leading zeros
+		// (&#x0000000041; is "A"): its digits are looked through.
+		end = charRefEnd(b)
+	}
 	if end < 2 {
 		return 0, 0, false
 	}
@@ -1170,6 +1175,26 @@ func entity(b []byte) (int, rune, bool) {
 		return 0, 0, false
 	}
 	return end + 1, rune(v), true
+}
+
+// charRefEnd returns the index of the ';' that ends the character
+// reference at the start of b ("&#" then decimal digits, or "&#x" then hex
+// digits), or -1.
+func charRefEnd(b []byte) int {
+	i, hex := 2, false
+	if i < len(b) && b[i] == 'x' {
+		i, hex = 3, true
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
+		if !('0' <= c && c <= '9' || hex && ('a' <= c|0x20 && c|0x20 <= 'f')) {
+			break
+		}
+	}
+	if i < len(b) && b[i] == ';' {
+		return i
+	}
+	return -1
 }
 
 // xmlChar reports whether XML 1.0 allows r.
