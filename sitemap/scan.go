@@ -28,13 +28,16 @@ const (
 	maxDepth    = 256       // element nesting
 	maxValue    = 1 << 20   // the longest value kept (decoded)
 	maxBindings = 1024      // namespace declarations in scope
+	maxNSBytes  = 64 << 10  // their prefixes and URIs, in bytes
+	maxName     = 1 << 10   // an element's name, in bytes
 )
 
 var (
 	errTokenTooLong = errors.New("token too long (over 256 KiB)")
 	errValueTooLong = errors.New("value too long (over 1 MiB)")
 	errTooDeep      = errors.New("elements nested too deeply")
-	errBindings     = errors.New("too many namespace declarations")
+	errBindings     = errors.New("too many namespace declarations (over 1,024, or 64 KiB, in scope)")
+	errNameTooLong  = errors.New("element name too long (over 1 KiB)")
 )
 
 // nsID names the namespaces the Reader knows; nsOther is any other.
@@ -99,6 +102,7 @@ type binding struct {
 	prefix string
 	uri    string
 	id     nsID
+	held   int // bytes of the prefixes and URIs of this and the bindings below it
 }
 
 // elem is an open element.
@@ -705,6 +709,11 @@ func (s *scanner) scanTag() (tokKind, error) {
 		i++
 	}
 	nameEnd := i
+	if nameEnd-nameStart > maxName {
+		// Open elements' names are kept: 256 of 256 KiB each held
+		// 64 MiB of a 50 MB document.
+		return tokEOF, s.syntaxErr(off, errNameTooLong)
+	}
 	if end {
 		for {
 			if s.r+i >= s.w {
@@ -963,11 +972,17 @@ func (s *scanner) declare(off int64) error {
 			}
 			prefix = string(nm[6:])
 		}
-		if len(s.bindings) >= maxBindings {
+		held := len(prefix) + (a.val[1] - a.val[0])
+		if n := len(s.bindings); n > 0 {
+			held += s.bindings[n-1].held
+		}
+		// The declarations in scope are kept: 1,024 URIs of 48 KiB each
+		// held 50 MB, four such documents 200 MB.
+		if len(s.bindings) >= maxBindings || held > maxNSBytes {
 			return s.syntaxErr(off, errBindings)
 		}
 		uri := string(s.attrBuf[a.val[0]:a.val[1]])
-		s.bindings = append(s.bindings, binding{prefix: prefix, uri: uri, id: nsOf(uri)})
+		s.bindings = append(s.bindings, binding{prefix: prefix, uri: uri, id: nsOf(uri), held: held})
 		s.bindGen++
 	}
 	return nil
