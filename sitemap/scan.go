@@ -30,6 +30,7 @@ const (
 	maxBindings = 1024      // namespace declarations in scope
 	maxNSBytes  = 64 << 10  // their prefixes and URIs, in bytes
 	maxName     = 1 << 10   // an element's name, in bytes
+	maxWarned   = 1024      // keys of the notices given once a document (see warnOnce)
 )
 
 var (
@@ -419,12 +420,16 @@ func (s *scanner) warn(off int64, rule, msg string) {
 	}
 }
 
-// warnOnce notices msg once per document for key.
+// warnOnce notices msg once per document for key. The keys remembered
+// are bounded (maxWarned): past them a new key is not noticed, for a
+// document of a million names given twice or prefixes undeclared, each
+// distinct, held them all (500 MB for 50 MB); it has been told of the
+// first 1,024.
 func (s *scanner) warnOnce(key string, off int64, rule, msg string) {
 	if s.warned == nil {
 		s.warned = map[string]bool{}
 	}
-	if !s.warned[key] {
+	if !s.warned[key] && len(s.warned) < maxWarned {
 		s.warned[key] = true
 		s.warn(off, rule, msg)
 	}
