@@ -3,6 +3,7 @@ package sitemap
 import (
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,6 +93,64 @@ func TestRepeatedChildrenCapped(t *testing.T) {
 			}
 			if u, err := r.Read(); err != nil || u.Loc != "https://www.example.com/b" {
 				t.Errorf("the next <url>: %v, %v", u, err)
+			}
+		})
+	}
+}
+
+// TestNoticesOnceBounded: the notices given once a document (an attribute
+// given twice, an undeclared prefix) remembered every name: a document of
+// a million distinct ones (12 MB) held them all, 500 MB for 50 MB. The
+// first 1,024 are noticed; memory stays flat.
+func TestNoticesOnceBounded(t *testing.T) {
+	const n = 1_000_000
+	for _, tc := range []struct {
+		name string
+		elem func(i int) string
+	}{
+		{"undeclared prefixes", func(i int) string { return "<p" + strconv.Itoa(i) + ":x/>" }},
+		{"attributes given twice", func(i int) string { a := "a" + strconv.Itoa(i); return "<x " + a + `="" ` + a + `=""/>` }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			go func() {
+				io.WriteString(pw, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url>`)
+				var b strings.Builder
+				for i := range n {
+					b.WriteString(tc.elem(i))
+					if b.Len() > 32<<10 || i == n-1 {
+						if _, err := io.WriteString(pw, b.String()); err != nil {
+							return
+						}
+						b.Reset()
+					}
+				}
+				io.WriteString(pw, "<url><loc>https://www.example.com/b</loc></url></urlset>")
+				pw.Close()
+			}()
+			r := NewReader(pr)
+			notices := 0
+			r.OnNotice = func(n Notice) {
+				if n.Rule == RuleParseError {
+					notices++
+				}
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for _, want := range []string{"https://www.example.com/a", "https://www.example.com/b"} {
+				if u, err := r.Read(); err != nil || u.Loc != want {
+					t.Fatalf("got %v, %v; want %s", u, err, want)
+				}
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(r)
+			if held := int64(after.HeapAlloc) - int64(before.HeapAlloc); held > 16<<20 {
+				t.Errorf("the Reader holds %d MB", held>>20)
+			}
+			if notices != maxWarned {
+				t.Errorf("%d parse-error notices, want the first %d", notices, maxWarned)
 			}
 		})
 	}

@@ -383,6 +383,13 @@ var rdCases = []rdCase{
 		notices: []string{"2:1 missing-tag", "3:1 missing-tag", "4:1 missing-tag", "5:47 deprecated-tag", "5:34 missing-tag", "5:93 missing-tag"},
 	},
 	{
+		// XML allows any number of leading zeros in a character
+		// reference: a long one is a character, not a bare '&'.
+		name: "character references with leading zeros",
+		in:   "<urlset " + ns + "><url><loc>http://a.example/&#x0000000041;&#0000000000066;&#x00000000000000000000000000000000000000043;</loc></url></urlset>",
+		locs: []string{"http://a.example/ABC"},
+	},
+	{
 		name:    "undefined entity and bare ampersand",
 		in:      "<urlset " + ns + ">\n<url><loc>http://a.example/?a=1&b=2&nbsp;</loc></url></urlset>",
 		locs:    []string{"http://a.example/?a=1&b=2&nbsp;"},
@@ -549,6 +556,13 @@ var rdCases = []rdCase{
 	{name: "deep nesting", in: "<urlset " + ns + "><url><x>" + strings.Repeat("<a>", 300), errMsg: "nested too deeply", notices: []string{"1:66 unknown-tag"}},
 	{name: "token too long", in: "<urlset " + ns + "><url " + strings.Repeat("a=\"b\" ", 50000) + ">", errMsg: "token too long",
 		notices: []string{"1:72 parse-error"}}, // the attribute given twice, once
+	// What open elements keep is bounded: their names and the namespace
+	// declarations in scope (four documents of 80 KB gzipped held 200 MB).
+	{name: "long element name", in: "<urlset " + ns + "><url><" + strings.Repeat("a", 1025) + ">", errMsg: "element name too long", errPos: "1:66"},
+	{name: "element name of 1 KiB", in: "<urlset " + ns + "><url><loc>http://a.example/</loc><" + strings.Repeat("a", 1024) + "/></url></urlset>",
+		locs: []string{"http://a.example/"}, notices: []string{"1:94 unknown-tag"}},
+	{name: "long namespace declarations in scope", in: "<urlset " + ns + "><x xmlns:a=\"" + strings.Repeat("u", 40<<10) + "\"><y xmlns:b=\"" + strings.Repeat("u", 40<<10) + "\">",
+		errMsg: "too many namespace declarations", notices: []string{"1:61 unknown-tag"}},
 	{name: "unclosed comment", in: "<urlset " + ns + "><!-- ", err: io.ErrUnexpectedEOF},
 }
 

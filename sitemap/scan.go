@@ -28,13 +28,17 @@ const (
 	maxDepth    = 256       // element nesting
 	maxValue    = 1 << 20   // the longest value kept (decoded)
 	maxBindings = 1024      // namespace declarations in scope
+	maxNSBytes  = 64 << 10  // their prefixes and URIs, in bytes
+	maxName     = 1 << 10   // an element's name, in bytes
+	maxWarned   = 1024      // keys of the notices given once a document (see warnOnce)
 )
 
 var (
 	errTokenTooLong = errors.New("token too long (over 256 KiB)")
 	errValueTooLong = errors.New("value too long (over 1 MiB)")
 	errTooDeep      = errors.New("elements nested too deeply")
-	errBindings     = errors.New("too many namespace declarations")
+	errBindings     = errors.New("too many namespace declarations (over 1,024, or 64 KiB, in scope)")
+	errNameTooLong  = errors.New("element name too long (over 1 KiB)")
 )
 
 // nsID names the namespaces the Reader knows; nsOther is any other.
@@ -99,6 +103,7 @@ type binding struct {
 	prefix string
 	uri    string
 	id     nsID
+	held   int // bytes of the prefixes and URIs of this and the bindings below it
 }
 
 // elem is an open element.
@@ -415,12 +420,16 @@ func (s *scanner) warn(off int64, rule, msg string) {
 	}
 }
 
-// warnOnce notices msg once per document for key.
+// warnOnce notices msg once per document for key. The keys remembered
+// are bounded (maxWarned): past them a new key is not noticed, for a
+// document of a million names given twice or prefixes undeclared, each
+// distinct, held them all (500 MB for 50 MB); it has been told of the
+// first 1,024.
 func (s *scanner) warnOnce(key string, off int64, rule, msg string) {
 	if s.warned == nil {
 		s.warned = map[string]bool{}
 	}
-	if !s.warned[key] {
+	if !s.warned[key] && len(s.warned) < maxWarned {
 		s.warned[key] = true
 		s.warn(off, rule, msg)
 	}
@@ -705,6 +714,11 @@ func (s *scanner) scanTag() (tokKind, error) {
 		i++
 	}
 	nameEnd := i
+	if nameEnd-nameStart > maxName {
+		// Open elements' names are kept: 256 of 256 KiB each held
+		// 64 MiB of a 50 MB document.
+		return tokEOF, s.syntaxErr(off, errNameTooLong)
+	}
 	if end {
 		for {
 			if s.r+i >= s.w {
@@ -963,11 +977,17 @@ func (s *scanner) declare(off int64) error {
 			}
 			prefix = string(nm[6:])
 		}
-		if len(s.bindings) >= maxBindings {
+		held := len(prefix) + (a.val[1] - a.val[0])
+		if n := len(s.bindings); n > 0 {
+			held += s.bindings[n-1].held
+		}
+		// The declarations in scope are kept: 1,024 URIs of 48 KiB each
+		// held 50 MB, four such documents 200 MB.
+		if len(s.bindings) >= maxBindings || held > maxNSBytes {
 			return s.syntaxErr(off, errBindings)
 		}
 		uri := string(s.attrBuf[a.val[0]:a.val[1]])
-		s.bindings = append(s.bindings, binding{prefix: prefix, uri: uri, id: nsOf(uri)})
+		s.bindings = append(s.bindings, binding{prefix: prefix, uri: uri, id: nsOf(uri), held: held})
 		s.bindGen++
 	}
 	return nil
@@ -1140,6 +1160,11 @@ func (s *scanner) appendChecked(dst, seg []byte, off int64) []byte {
 // length and rune.
 func entity(b []byte) (int, rune, bool) {
 	end := bytes.IndexByte(b[:min(len(b), 12)], ';')
+	if end < 0 && len(b) > 12 && b[1] == '#' {
+		// A character reference may have any number of leading zeros
+		// (&#x0000000041; is "A"): its digits are looked through.
+		end = charRefEnd(b)
+	}
 	if end < 2 {
 		return 0, 0, false
 	}
@@ -1170,6 +1195,26 @@ func entity(b []byte) (int, rune, bool) {
 		return 0, 0, false
 	}
 	return end + 1, rune(v), true
+}
+
+// charRefEnd returns the index of the ';' that ends the character
+// reference at the start of b ("&#" then decimal digits, or "&#x" then hex
+// digits), or -1.
+func charRefEnd(b []byte) int {
+	i, hex := 2, false
+	if i < len(b) && b[i] == 'x' {
+		i, hex = 3, true
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
+		if !('0' <= c && c <= '9' || hex && ('a' <= c|0x20 && c|0x20 <= 'f')) {
+			break
+		}
+	}
+	if i < len(b) && b[i] == ';' {
+		return i
+	}
+	return -1
 }
 
 // xmlChar reports whether XML 1.0 allows r.
