@@ -49,7 +49,9 @@ type Notice struct {
 //
 // A Reader is tolerant, as crawlers are. It reads past, and reports to
 // OnNotice: anything before the root element (a UTF-8 byte order mark
-// excepted, which XML allows and is read silently), a missing or wrong
+// excepted, which XML allows and is read silently; text before the XML
+// declaration, such as a warning a script printed, when a sitemap's root
+// element follows within 8 KiB), a missing or wrong
 // namespace (the https:// variant, Google's old 0.84 one, none at all),
 // unknown elements (skipped), elements out of the schema's order, entries
 // without <loc> (not returned); images without <image:loc>, videos with an
@@ -396,6 +398,13 @@ func (r *Reader) start() error {
 			return s.syntaxErr(s.base+int64(s.w), fmt.Errorf("%w: the document is empty", ErrUnsupportedFormat))
 		}
 	}
+	if n := r.textBeforeDecl(); n > 0 {
+		head := s.buf[s.r : s.r+min(n, 60)]
+		r.warn(ws, RuleLeadingWhitespace, fmt.Sprintf("%d bytes before the XML declaration, starting %q (a warning the site's code printed?); the declaration must come first",
+			s.base+int64(s.r+n)-ws, head))
+		s.r += n
+		return r.startXML()
+	}
 	if s.buf[s.r] != '<' {
 		return nil // a text sitemap, or nothing: readText decides
 	}
@@ -403,6 +412,42 @@ func (r *Reader) start() error {
 		r.warn(ws, RuleLeadingWhitespace, fmt.Sprintf("%d bytes of white space before the XML declaration", off-ws))
 	}
 	return r.startXML()
+}
+
+// maxTextBeforeDecl is how far into a document an XML declaration is
+// looked for, after text that is neither XML nor a list of URLs.
+const maxTextBeforeDecl = 8 << 10
+
+// textBeforeDecl returns the length of the text before a sitemap's XML
+// declaration, or 0. A server-side script often prints a warning before
+// the sitemap it was writing ("Warning: Cannot modify header information",
+// or "<br />\n<b>Warning</b>: …" as HTML): the file is no longer XML,
+// and was refused as a text sitemap gone wrong, or as an HTML page. It is
+// read past when the text starts as neither XML nor a URL could (not '<',
+// or an HTML tag), a declaration follows within maxTextBeforeDecl bytes,
+// and a sitemap's root element after it.
+func (r *Reader) textBeforeDecl() int {
+	s := &r.s
+	b := s.buf[s.r:s.w]
+	switch {
+	case len(b) > 0 && b[0] == '<' && !htmlTag(b[1:]):
+		return 0 // XML: a declaration later on is another matter
+	case bytes.HasPrefix(b, []byte("http://")), bytes.HasPrefix(b, []byte("https://")):
+		return 0 // a text sitemap
+	}
+	s.ensure(maxTextBeforeDecl)
+	b = s.buf[s.r:s.w]
+	i := bytes.Index(b[:min(len(b), maxTextBeforeDecl)], []byte("<?xml"))
+	if i <= 0 || i+5 >= len(b) || !isSpaceByte(b[i+5]) {
+		return 0
+	}
+	rest := b[i:]
+	for _, root := range []string{"urlset", "sitemapindex", "<rss", "<feed", "RDF"} {
+		if bytes.Contains(rest, []byte(root)) {
+			return i
+		}
+	}
+	return 0
 }
 
 // startXML reads the prolog and the root element.

@@ -320,6 +320,26 @@ var rdCases = []rdCase{
 		notices: []string{"1:1 leading-whitespace"},
 	},
 	{
+		// A script's warning printed before the sitemap: text, then the
+		// XML declaration.
+		name:    "text before the XML declaration",
+		in:      "Warning: Cannot modify header information in /var/www/x.php on line 3\n<?xml version=\"1.0\"?>\n<urlset " + ns + "><url><loc>http://a.example/</loc></url></urlset>",
+		locs:    []string{"http://a.example/"},
+		notices: []string{"1:1 leading-whitespace"},
+	},
+	{
+		name:    "HTML before the XML declaration",
+		in:      "\n<br />\n<b>Warning</b>:  Cannot modify header information in <b>/var/www/x.php</b> on line <b>3</b><br />\n<?xml version=\"1.0\"?>\n<urlset " + ns + "><url><loc>http://a.example/</loc></url></urlset>",
+		locs:    []string{"http://a.example/"},
+		notices: []string{"1:1 leading-whitespace"},
+	},
+	{
+		name:    "text before the XML declaration of an index",
+		in:      "Notice: Undefined index: page\n<?xml version='1.0' encoding='UTF-8'?><sitemapindex " + ns + "><sitemap><loc>http://a.example/s.xml</loc></sitemap></sitemapindex>",
+		locs:    []string{"http://a.example/s.xml"},
+		notices: []string{"1:1 leading-whitespace"},
+	},
+	{
 		name:    "BOM then whitespace",
 		in:      "\ufeff \n<urlset " + ns + "><url><loc>http://a.example/</loc></url></urlset>",
 		locs:    []string{"http://a.example/"},
@@ -543,6 +563,8 @@ var rdCases = []rdCase{
 	},
 	{name: "HTML doctype", in: "<!DOCTYPE html>\n<html><body>404</body></html>", err: sitemap.ErrHTML, errPos: "1:1"},
 	{name: "HTML lower-case doctype", in: "\n\n<!doctype html><html lang=en>", err: sitemap.ErrHTML, errPos: "3:1", notices: []string{"1:1 leading-whitespace"}},
+	// An XML declaration in a page, but no sitemap after it: the page.
+	{name: "HTML with an XML declaration inside", in: "<html><body><pre><?xml version=\"1.0\"?></pre></body></html>", err: sitemap.ErrHTML, errPos: "1:1"},
 	{name: "HTML without doctype", in: "<html lang=en><head><title>x</title></head></html>", err: sitemap.ErrHTML, errPos: "1:1"},
 	{name: "XHTML", in: `<?xml version="1.0"?>` + "\n" + `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html xmlns="http://www.w3.org/1999/xhtml"/>`, err: sitemap.ErrHTML, errPos: "2:1"},
 	{name: "HTML root with namespace", in: `<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>`, err: sitemap.ErrHTML, errPos: "1:1"},
