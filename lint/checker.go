@@ -922,7 +922,11 @@ func (d *docCheck) finish() {
 		d.add(FileTooLarge, sitemap.Position{}, fmt.Sprintf("%d bytes uncompressed, more than the %d allowed", d.res.Bytes, sitemap.MaxBytes))
 	}
 	if d.res.Entries == 0 && !d.fatal {
-		d.add(EmptySitemap, sitemap.Position{}, "the sitemap lists no URL")
+		msg := "the sitemap lists no URL"
+		if d.res.IsIndex() {
+			msg = "the index lists no sitemap"
+		}
+		d.add(EmptySitemap, sitemap.Position{}, msg)
 	}
 	for _, k := range d.onceOrder {
 		o := d.once[k]

@@ -340,6 +340,18 @@ var rdCases = []rdCase{
 		notices: []string{"1:1 leading-whitespace"},
 	},
 	{
+		name:    "url in an index",
+		in:      "<sitemapindex " + ns + "><sitemap><loc>http://a.example/s.xml</loc></sitemap><url><loc>http://a.example/</loc></url></sitemapindex>",
+		locs:    []string{"http://a.example/s.xml"},
+		notices: []string{"1:119 unknown-tag"},
+	},
+	{
+		name:    "sitemap in a urlset",
+		in:      "<urlset " + ns + "><sitemap><loc>http://a.example/s.xml</loc></sitemap><url><loc>http://a.example/</loc></url></urlset>",
+		locs:    []string{"http://a.example/"},
+		notices: []string{"1:61 unknown-tag"},
+	},
+	{
 		name:    "BOM then whitespace",
 		in:      "\ufeff \n<urlset " + ns + "><url><loc>http://a.example/</loc></url></urlset>",
 		locs:    []string{"http://a.example/"},

@@ -108,6 +108,16 @@ func (r *Reader) element() (*URL, error) {
 			}
 			return r.entry()
 		}
+		if depth == 2 && r.core(t) && (local == "url" || local == "sitemap") {
+			// The other kind's entry: Google reads none of them.
+			other := "urlset"
+			if local == "sitemap" {
+				other = "sitemapindex"
+			}
+			r.warn(t.off, RuleUnknownTag, fmt.Sprintf("<%s> in <%s>, which lists <%s> entries: not read (is the root meant to be <%s>?)",
+				t.qname, r.rootName, want, other))
+			return nil, s.skip()
+		}
 		r.unknown(t)
 		return nil, s.skip()
 	case FormatRSS:
