@@ -38,7 +38,8 @@ import (
 // CrawlOptions configure OpenCrawl. The zero value of each field is its
 // default (see CrawlOptions.WithDefaults).
 type CrawlOptions struct {
-	// Starts are the URLs the crawl begins at (required). Each gives the
+	// Starts are the URLs the crawl begins at (required), taken as links
+	// are: without their fragment and session IDs. Each gives the
 	// crawl a scope: its scheme, host and directory, the sitemap scope
 	// rule (https://www.example.com/blog/ is crawled under /blog/ only).
 	Starts []string
@@ -369,6 +370,9 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		if err != nil {
 			return nil, fmt.Errorf("crawl: start %q: %w", s, err)
 		}
+		// Known as a link to it is: without its fragment and session
+		// IDs, or the page would be fetched and listed twice.
+		n = crawlURL(n)
 		u, _ := url.Parse(n)
 		dir := *u
 		dir.RawQuery, dir.Fragment = "", ""
