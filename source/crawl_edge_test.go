@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
 )
 
@@ -46,5 +47,51 @@ func TestCrawlStartAsLinked(t *testing.T) {
 		if want := []string{"/", "/a"}; !slices.Equal(got, want) || len(asked) != 2 {
 			t.Errorf("start %s: listed %q, want %q; requests %q", start, got, want, asked)
 		}
+	}
+}
+
+// TestCrawlAlternatesCapped: a page keeps at most 1,000 hreflang
+// alternates, as many as generate reads back from the crawl's output and
+// the sitemap reader from a <url>; with more, its JSON line was refused.
+// The alternates past them are still followed, as links.
+func TestCrawlAlternatesCapped(t *testing.T) {
+	const n = 1100
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		var b strings.Builder
+		if r.URL.Path == "/" {
+			for i := range n {
+				fmt.Fprintf(&b, `<link rel="alternate" hreflang="en" href="/alt/%d">`, i)
+			}
+		}
+		fmt.Fprint(w, `<html><head>`+b.String()+`</head><body></body></html>`)
+	}))
+	defer srv.Close()
+	var mu sync.Mutex
+	met := map[string]bool{}
+	_, urls := crawlAll(t, source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1, MaxPages: 300, Log: func(e source.CrawlEntry) {
+		mu.Lock()
+		met[strings.TrimPrefix(e.URL, srv.URL)] = true
+		mu.Unlock()
+	}})
+	i := slices.IndexFunc(urls, func(u sitemap.URL) bool { return u.Loc == srv.URL+"/" })
+	if i < 0 {
+		t.Fatalf("the page is not listed: %v", urls)
+	}
+	if got := len(urls[i].Alternates); got != 1000 {
+		t.Errorf("%d alternates kept, want 1000", got)
+	}
+	line := source.AppendJSONL(nil, &urls[i], "")
+	if _, err := source.New(strings.NewReader(string(line)), "crawl", source.FormatJSONL).Read(); err != nil {
+		t.Errorf("the crawl's line is not generate's input: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !met[fmt.Sprintf("/alt/%d", n-1)] {
+		t.Errorf("the alternates past the cap are not followed")
 	}
 }
