@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"github.com/sitemapkit/sitemapkit/source"
@@ -93,5 +94,69 @@ func TestCrawlAlternatesCapped(t *testing.T) {
 	defer mu.Unlock()
 	if !met[fmt.Sprintf("/alt/%d", n-1)] {
 		t.Errorf("the alternates past the cap are not followed")
+	}
+}
+
+// TestCrawlRetriesTakeTurns: the retries of 429 and 503 answers take
+// their turns at the host's rate as other requests do: answers that came
+// together (a server that stalled, then shed its load) were retried
+// together, a burst at the server that asked the crawl to slow down.
+func TestCrawlRetriesTakeTurns(t *testing.T) {
+	const busy = 3
+	var mu sync.Mutex
+	hits := map[string]int{}
+	inFlight, most := 0, 0
+	arrived := make(chan struct{}, busy)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case p == "/robots.txt":
+			http.NotFound(w, r)
+		case p == "/":
+			w.Header().Set("Content-Type", "text/html")
+			for i := range busy {
+				fmt.Fprintf(w, `<a href="/p/%d">%d</a>`, i, i)
+			}
+		default:
+			mu.Lock()
+			hits[p]++
+			first := hits[p] == 1
+			mu.Unlock()
+			if first {
+				// The first answers all come at once, when the last
+				// request has come.
+				arrived <- struct{}{}
+				for len(arrived) < busy {
+					select {
+					case <-r.Context().Done():
+						return
+					case <-time.After(5 * time.Millisecond):
+					}
+				}
+				w.Header().Set("Retry-After", "0")
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+			mu.Lock()
+			inFlight++
+			most = max(most, inFlight)
+			mu.Unlock()
+			time.Sleep(10 * time.Millisecond)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html><body>ok</body></html>")
+		}
+	}))
+	defer srv.Close()
+	// 8 a second: a turn every 125 ms, each retry answered in 10.
+	_, urls := crawlAll(t, source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: 8})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(urls) != busy+1 {
+		t.Errorf("%d pages listed, want %d", len(urls), busy+1)
+	}
+	if most > 1 {
+		t.Errorf("%d retries at the server at once, at a rate of 8 a second", most)
 	}
 }
