@@ -38,7 +38,8 @@ import (
 // CrawlOptions configure OpenCrawl. The zero value of each field is its
 // default (see CrawlOptions.WithDefaults).
 type CrawlOptions struct {
-	// Starts are the URLs the crawl begins at (required). Each gives the
+	// Starts are the URLs the crawl begins at (required), taken as links
+	// are: without their fragment and session IDs. Each gives the
 	// crawl a scope: its scheme, host and directory, the sitemap scope
 	// rule (https://www.example.com/blog/ is crawled under /blog/ only).
 	Starts []string
@@ -369,6 +370,9 @@ func OpenCrawl(ctx context.Context, o CrawlOptions) (*Crawl, error) {
 		if err != nil {
 			return nil, fmt.Errorf("crawl: start %q: %w", s, err)
 		}
+		// Known as a link to it is: without its fragment and session
+		// IDs, or the page would be fetched and listed twice.
+		n = crawlURL(n)
 		u, _ := url.Parse(n)
 		dir := *u
 		dir.RawQuery, dir.Fragment = "", ""
@@ -738,7 +742,8 @@ func (c *Crawl) allowRendered(ctx context.Context, rawURL string, document bool)
 }
 
 // get fetches rawURL, again after the wait a 429 or 503 asks for
-// (Retry-After, at most a minute; twice at most).
+// (Retry-After, at most a minute; twice at most), at a turn of the host's
+// rate.
 func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 	for try := 0; ; try++ {
 		resp, err := c.client.Get(c.ctx, rawURL)
@@ -758,19 +763,18 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 		}
 		wait = min(max(wait, 0), time.Minute)
 		// The whole host is given the time it asked for, not this URL
-		// alone; and this URL waits for what another's answer asked.
+		// alone; and this URL waits for what another's answer asked,
+		// then for its turn at the host's rate: answers that came
+		// together are not retried together, in a burst.
 		if u, err := url.Parse(rawURL); err == nil {
 			c.mu.Lock()
 			if at := time.Now().Add(wait); at.After(c.hosts[u.Host]) {
 				c.hosts[u.Host] = at
 			}
-			wait = min(max(wait, time.Until(c.hosts[u.Host])), time.Minute)
 			c.mu.Unlock()
 		}
-		select {
-		case <-time.After(wait):
-		case <-c.ctx.Done():
-			return nil, c.ctx.Err()
+		if err := c.wait(c.ctx, rawURL); err != nil {
+			return nil, err
 		}
 	}
 }

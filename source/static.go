@@ -176,7 +176,8 @@ type StaticOptions struct {
 //   - <link rel="alternate" hreflang="…" href> become the URL's
 //     alternates, resolved to absolute URLs, duplicates dropped, and so
 //     are those whose hreflang the protocol refuses ("en_US", "english"):
-//     the builder would refuse the whole page for one of them.
+//     the builder would refuse the whole page for one of them. The first
+//     1,000 are kept, as many as a sitemap's reader takes from a <url>.
 //   - With Images, <img src> in the body become image entries.
 //
 // Robots, canonical and alternate tags outside the head are ignored, as

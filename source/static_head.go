@@ -27,7 +27,8 @@ type pageHead struct {
 	// canonical is the page's <link rel="canonical">, resolved and
 	// normalised; "" when there is none, or when several disagree (Google
 	// then ignores them all).
-	canonical  string
+	canonical string
+	// alternates are the hreflang alternates, maxCellItems at most.
 	alternates []sitemap.Alternate
 	images     []sitemap.Image
 	// With headWant.links: the pages it links to (<a href>, <area href>,
@@ -189,6 +190,15 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 				if abs, ok := resolve(base, attrs[1]); ok {
 					key := lang + " " + abs
 					if seenAlt[key] || !validAlternate(lang, abs) {
+						continue
+					}
+					if len(h.alternates) >= maxCellItems {
+						// As many as generate reads back, and the
+						// sitemap reader from a <url>; the rest
+						// are links.
+						if want.links {
+							link(attrs[1], false)
+						}
 						continue
 					}
 					if seenAlt == nil {

@@ -260,7 +260,9 @@ func (r *Robots) CrawlDelay(userAgent string) time.Duration {
 	if found {
 		d = named
 	}
-	return min(time.Duration(d*float64(time.Second)), time.Minute)
+	// Capped in seconds, before the conversion: a delay of 10¹⁰ seconds
+	// or more (or "inf") overflows a Duration, which wraps negative.
+	return time.Duration(min(d, time.Minute.Seconds()) * float64(time.Second))
 }
 
 // rulesFor merges every group naming the product token, or, when none

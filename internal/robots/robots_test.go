@@ -272,13 +272,17 @@ func FuzzParse(f *testing.F) {
 }
 
 // TestCrawlDelay: the Crawl-delay of the group a crawler obeys, its own
-// over "*", capped at a minute.
+// over "*", capped at a minute: a delay too long for a Duration (10¹⁰
+// seconds, "inf") too, which wrapped negative, and no delay was kept.
 func TestCrawlDelay(t *testing.T) {
-	r := Parse([]byte("User-agent: *\nCrawl-delay: 2\nDisallow: /x\n\nUser-agent: sitemapkit\nCrawl-delay: 0.5\nDisallow: /y\n\nUser-agent: slow\nCrawl-delay: 3600\n"), nil)
+	r := Parse([]byte("User-agent: *\nCrawl-delay: 2\nDisallow: /x\n\nUser-agent: sitemapkit\nCrawl-delay: 0.5\nDisallow: /y\n\nUser-agent: slow\nCrawl-delay: 3600\n"+
+		"\nUser-agent: slower\nCrawl-delay: 10000000000\n\nUser-agent: endless\nCrawl-delay: inf\n"), nil)
 	for ua, want := range map[string]time.Duration{
 		"sitemapkit/1.0 (+https://x)": 500 * time.Millisecond,
 		"Googlebot":                   2 * time.Second,
 		"slow":                        time.Minute,
+		"slower":                      time.Minute,
+		"endless":                     time.Minute,
 	} {
 		if got := r.CrawlDelay(ua); got != want {
 			t.Errorf("CrawlDelay(%q) = %v, want %v", ua, got, want)
