@@ -663,6 +663,55 @@ func TestDuplicatesSpilled(t *testing.T) {
 	}
 }
 
+// TestDuplicatesConcurrent: sitemaps checked at once find every duplicate:
+// as many findings as second listings, whether the table holds the whole
+// set or fills up while they run (the lookups past it must see every
+// batch added before them, by any check).
+func TestDuplicatesConcurrent(t *testing.T) {
+	defer func(m int) { setMemURLs = m }(setMemURLs)
+	for _, mem := range []int{1 << 20, 700, 1500, 2300} {
+		setMemURLs = mem
+		for round := range uint64(40) {
+			r := rand.New(rand.NewPCG(round, 77))
+			docs := make([]string, 8)
+			total, distinct := 0, map[int]bool{}
+			for i := range docs {
+				var b strings.Builder
+				for range 300 + r.IntN(400) {
+					p := r.IntN(3000)
+					fmt.Fprintf(&b, "https://www.example.com/p%d\n", p)
+					total++
+					distinct[p] = true
+				}
+				docs[i] = b.String()
+			}
+			var mu sync.Mutex
+			found := 0
+			c := &Checker{Now: testNow, TempDir: t.TempDir(), Report: func(d Diagnostic) {
+				if d.Rule == DuplicateURL.Name {
+					mu.Lock()
+					found++
+					mu.Unlock()
+				}
+			}}
+			var wg sync.WaitGroup
+			for i, doc := range docs {
+				wg.Go(func() {
+					name := fmt.Sprintf("s%d.txt", i)
+					if _, err := c.CheckDocument(context.Background(), name, "https://www.example.com/"+name, strings.NewReader(doc)); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			c.Finish()
+			if want := total - len(distinct); found != want {
+				t.Fatalf("table of %d, round %d: %d duplicate-url findings, want %d", mem, round, found, want)
+			}
+		}
+	}
+}
+
 // TestSortRecords: the radix sort orders as the comparison does, equal
 // hashes by place.
 func TestSortRecords(t *testing.T) {
