@@ -312,6 +312,15 @@ var rdCases = []rdCase{
 		want: []sitemap.URL{{Loc: "http://a.example/", Images: []sitemap.Image{{Loc: "http://a.example/i.png"}}}},
 	},
 
+	{
+		// XML reads CR LF, and a CR alone, as LF (§2.11), in text and
+		// in CDATA; a CR written as &#13; stays one.
+		name:    "line ends in values",
+		in:      "<urlset " + ns + " xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\"><url><loc>http://a.example/</loc><image:image><image:loc>http://a.example/i.png</image:loc><image:caption>a\r\nb\rc&#13;\nd\u00e9\r\n\re</image:caption><image:title><![CDATA[x\r\ny\rz]]></image:title></image:image></url></urlset>",
+		want:    []sitemap.URL{{Loc: "http://a.example/", Images: []sitemap.Image{{Loc: "http://a.example/i.png", Caption: "a\nb\nc\r\nd\u00e9\n\ne", Title: "x\ny\nz"}}}},
+		notices: []string{"1:214 deprecated-tag", "6:18 deprecated-tag"},
+	},
+
 	// Tolerated, noticed.
 	{
 		name:    "leading whitespace",

@@ -630,6 +630,9 @@ func (s *scanner) skipBang(dst *[]byte, keep bool) (cdata bool, err error) {
 				return true, nil
 			}
 			if cut := s.w - 2; cut > s.r {
+				if s.buf[cut-1] == '\r' && cut-1 > s.r {
+					cut-- // with the LF that may follow it, for appendLines
+				}
 				if keep {
 					*dst = s.appendChecked(*dst, s.buf[s.r:cut], s.base+int64(s.r))
 					if len(*dst) > maxValue {
@@ -1105,19 +1108,28 @@ func (s *scanner) skip() error {
 // decode appends seg (character data at offset off), entities decoded, to
 // dst, noticing undefined entities and characters XML does not allow.
 func (s *scanner) decode(dst, seg []byte, off int64) []byte {
+	cr := false
 	switch plainAmp(seg) {
 	case 0: // nearly every value: as it is
 		return append(dst, seg...)
 	case 1:
 	default:
 		s.checkChars(seg, off)
+		cr = bytes.IndexByte(seg, '\r') >= 0
 	}
 	for {
 		j := bytes.IndexByte(seg, '&')
 		if j < 0 {
+			if cr {
+				return appendLines(dst, seg)
+			}
 			return append(dst, seg...)
 		}
-		dst = append(dst, seg[:j]...)
+		if cr {
+			dst = appendLines(dst, seg[:j])
+		} else {
+			dst = append(dst, seg[:j]...)
+		}
 		off += int64(j)
 		seg = seg[j:]
 		if len(seg) >= 5 && string(seg[:5]) == "&amp;" { // nearly every entity of a URL
@@ -1152,8 +1164,27 @@ func (s *scanner) decode(dst, seg []byte, off int64) []byte {
 func (s *scanner) appendChecked(dst, seg []byte, off int64) []byte {
 	if !plain(seg) {
 		s.checkChars(seg, off)
+		return appendLines(dst, seg)
 	}
 	return append(dst, seg...)
+}
+
+// appendLines appends text to dst with its line ends as XML reads them
+// (XML 1.0 §2.11): CR LF, and a CR alone, become LF. A value written on
+// Windows reads as it would from any XML parser; a CR written as &#13;
+// stays one (entities are decoded after).
+func appendLines(dst, text []byte) []byte {
+	for {
+		i := bytes.IndexByte(text, '\r')
+		if i < 0 {
+			return append(dst, text...)
+		}
+		dst = append(append(dst, text[:i]...), '\n')
+		text = text[i+1:]
+		if len(text) > 0 && text[0] == '\n' {
+			text = text[1:]
+		}
+	}
 }
 
 // entity decodes the reference at the start of b ('&'), returning its

@@ -402,7 +402,8 @@ func TestReadInterrupted(t *testing.T) {
 }
 
 // TestReadTextControlCharacters: a loc holding a line end (written &#10;
-// or as it is) or an escape sequence is one line of the text listing,
+// or &#13;, or as it is: a CR LF is read as LF, as XML reads it) or an
+// escape sequence is one line of the text listing,
 // its control characters percent-encoded: a hostile sitemap adds no
 // entry of its own, nor drives the terminal. validate reports both, its
 // text escaped the same way.
@@ -411,11 +412,13 @@ func TestReadTextControlCharacters(t *testing.T) {
 	p := write(t, dir, "s.xml", xmlURLSet(
 		`<url><loc>https://www.example.com/a&#10;https://evil.example/injected</loc></url>`,
 		"<url><loc>https://www.example.com/b\r\nhttps://evil.example/injected2</loc></url>",
+		"<url><loc>https://www.example.com/d&#13;https://evil.example/injected3</loc></url>",
 		"<url><loc>https://www.example.com/c\x1b[2J\x7f</loc></url>",
 		entry(vbase+"plain")))
 	_, out, _ := sk(t, "read", "--format", "text", p)
 	want := "https://www.example.com/a%0Ahttps://evil.example/injected\n" +
-		"https://www.example.com/b%0D%0Ahttps://evil.example/injected2\n" +
+		"https://www.example.com/b%0Ahttps://evil.example/injected2\n" +
+		"https://www.example.com/d%0Dhttps://evil.example/injected3\n" +
 		"https://www.example.com/c%1B[2J%7F\n" +
 		vbase + "plain\n"
 	if out != want {
