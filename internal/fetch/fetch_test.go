@@ -331,7 +331,12 @@ func TestTimeoutPerRead(t *testing.T) {
 	if err != nil || n != 4700000 {
 		t.Errorf("read late: %d bytes, %v", n, err)
 	}
-	if body, _, err := getAll(t, c, srv.URL+"/gzip-trickle"); err != nil || !strings.Contains(string(body), "/2999<") {
+	// A wait of 200 ms per read, over three of the server's pauses: a
+	// loaded machine late by 40 ms failed the test at 100. io.ReadAll's
+	// longer reads of the decoded body still wait on five pauses (300 ms)
+	// of the network, so a wait per decoded read would fail.
+	trickle := &Client{Timeout: 200 * time.Millisecond, TimeoutPerRead: true}
+	if body, _, err := getAll(t, trickle, srv.URL+"/gzip-trickle"); err != nil || !strings.Contains(string(body), "/2999<") {
 		t.Errorf("gzip body that never stalls: %d bytes, %v", len(body), err)
 	}
 	// Without it, the wait counts.
