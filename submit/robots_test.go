@@ -4,7 +4,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/sitemapkit/sitemapkit/internal/robots"
 )
 
 const site = "https://www.example.com/"
@@ -42,6 +45,25 @@ func TestRobots(t *testing.T) {
 		if changed || string(again) != string(got) {
 			t.Errorf("%s: a second run changed it:\n%q", c.name, again)
 		}
+	}
+}
+
+// TestRobotsPastParseLimit: a robots.txt longer than the parser reads
+// (robots.MaxBytes) is edited as a short one: the Sitemap: line added at
+// its end is found there next time, not added again on every run, and a
+// stale line of the set past the limit is removed.
+func TestRobotsPastParseLimit(t *testing.T) {
+	robotsURL, _ := url.Parse(site + "robots.txt")
+	ours := SetSitemaps(site, "sitemap")
+	big := "User-agent: *\n" + strings.Repeat("Disallow: /private/\n", robots.MaxBytes/20+1)
+	want := []string{site + "sitemap.xml"}
+	got, changed := Robots([]byte(big+"Sitemap: "+site+"sitemap-index-2.xml\n"), robotsURL, want, ours)
+	if !changed || string(got) != big+"Sitemap: "+site+"sitemap.xml\n" {
+		t.Errorf("first run: changed %v, ends %q", changed, got[len(got)-100:])
+	}
+	again, changed := Robots(got, robotsURL, want, ours)
+	if changed || string(again) != string(got) {
+		t.Errorf("a second run changed it: %d Sitemap: lines", strings.Count(string(again), "Sitemap:"))
 	}
 }
 
