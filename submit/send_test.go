@@ -263,3 +263,19 @@ func TestRedirectNotFollowedAsGet(t *testing.T) {
 		t.Errorf("a 307: %v, arrived %v; want the POST with its body at the new place", err, arrived)
 	}
 }
+
+// TestIndexNowAnswerQuotesKey: an endpoint's refusal that quotes the key
+// file's URL does not put the key in the error (shown, and kept in the
+// state's outbox).
+func TestIndexNowAnswerQuotesKey(t *testing.T) {
+	key := NewKey()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "key "+key+" not found at https://www.example.com/"+key+".txt", http.StatusForbidden)
+	}))
+	defer ts.Close()
+	in := IndexNow{Endpoint: ts.URL, Key: key, Client: ts.Client()}
+	err := in.Send(context.Background(), Batch{Host: "www.example.com", URLs: []string{"https://www.example.com/"}})
+	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "/KEY.txt") {
+		t.Errorf("a 403 quoting the key: %v", err)
+	}
+}
