@@ -95,9 +95,15 @@ func Robots(old []byte, robotsURL *url.URL, sitemaps []string, ours func(sitemap
 
 // WriteRobots updates the robots.txt file at path as Robots does,
 // creating it with only the Sitemap: lines if it does not exist, and
-// writing it atomically (a temp file renamed over it) only if it changed.
+// writing it atomically (a temp file renamed over it) only if it changed;
+// when path is a symbolic link, the file it points to is the one written.
 // It reports whether it wrote.
 func WriteRobots(path string, robotsURL *url.URL, sitemaps []string, ours func(string) bool) (bool, error) {
+	// A symbolic link stays one: the file it points to is the one edited
+	// (a rename over the link would replace it with a copy).
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return false, fmt.Errorf("robots.txt: %w", err)

@@ -92,6 +92,30 @@ func TestWriteRobots(t *testing.T) {
 	}
 }
 
+// TestWriteRobotsSymlink: a robots.txt that is a symbolic link (to the
+// site's source, say) stays one, and the file it points to is edited.
+func TestWriteRobotsSymlink(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "static")
+	os.Mkdir(src, 0o755)
+	target := filepath.Join(src, "robots.txt")
+	os.WriteFile(target, []byte("User-agent: *\nDisallow: /admin\n"), 0o644)
+	link := filepath.Join(dir, "robots.txt")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	robotsURL, _ := url.Parse(site + "robots.txt")
+	if _, err := WriteRobots(link, robotsURL, []string{site + "sitemap.xml"}, SetSitemaps(site, "sitemap")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file (%v)", err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "User-agent: *\nDisallow: /admin\nSitemap: "+site+"sitemap.xml\n" {
+		t.Errorf("the file linked to: %q", got)
+	}
+}
+
 func TestSetSitemaps(t *testing.T) {
 	ours := SetSitemaps(site, "sitemap")
 	for u, want := range map[string]bool{
