@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 )
 
 // DefaultIndexNow is the IndexNow endpoint used unless another is
@@ -121,5 +122,7 @@ func (c *IndexNow) Send(ctx context.Context, b Batch) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	// An answer may quote the key, or the key file's URL: it is not shown.
+	answer = strings.ReplaceAll(answer, c.Key, "KEY")
 	return answerError("indexnow", endpoint, status, answer, err, indexNowHints)
 }

@@ -29,25 +29,12 @@ import (
 // relative Sitemap: values. The lines added use the file's line ending
 // (CRLF when its first line has one).
 func Robots(old []byte, robotsURL *url.URL, sitemaps []string, ours func(sitemapURL string) bool) (updated []byte, changed bool) {
-	parsed := robots.Parse(old, robotsURL)
 	want := map[string]bool{}
 	for _, s := range sitemaps {
 		want[s] = true
 	}
-	drop := map[int]bool{}
 	have := map[string]bool{}
-	for _, s := range parsed.Sitemaps {
-		u := s.URL
-		if u == "" {
-			u = s.Value
-		}
-		switch {
-		case want[u]:
-			have[u] = true
-		case ours(u):
-			drop[s.Line] = true
-		}
-	}
+	dropped := false
 	var b bytes.Buffer
 	eol := "\n"
 	lineNo := 0
@@ -63,7 +50,27 @@ func Robots(old []byte, robotsURL *url.URL, sitemaps []string, ours func(sitemap
 				eol = "\r\n"
 			}
 		}
-		if !drop[lineNo] {
+		// Each line is read alone (a Sitemap: line belongs to no group):
+		// a whole-file parse stops at robots.MaxBytes, and a line past it
+		// would be added again on every run.
+		drop := false
+		if end <= robots.MaxBytes {
+			for _, s := range robots.Parse(rest[:end], robotsURL).Sitemaps {
+				u := s.URL
+				if u == "" {
+					u = s.Value
+				}
+				switch {
+				case want[u]:
+					have[u] = true
+				case ours(u):
+					drop = true
+				}
+			}
+		}
+		if drop {
+			dropped = true
+		} else {
 			b.Write(rest[:end])
 		}
 		rest = rest[end:]
@@ -83,14 +90,20 @@ func Robots(old []byte, robotsURL *url.URL, sitemaps []string, ours func(sitemap
 			b.WriteString("Sitemap: " + s + eol)
 		}
 	}
-	return b.Bytes(), len(drop) > 0 || len(add) > 0
+	return b.Bytes(), dropped || len(add) > 0
 }
 
 // WriteRobots updates the robots.txt file at path as Robots does,
 // creating it with only the Sitemap: lines if it does not exist, and
-// writing it atomically (a temp file renamed over it) only if it changed.
+// writing it atomically (a temp file renamed over it) only if it changed;
+// when path is a symbolic link, the file it points to is the one written.
 // It reports whether it wrote.
 func WriteRobots(path string, robotsURL *url.URL, sitemaps []string, ours func(string) bool) (bool, error) {
+	// A symbolic link stays one: the file it points to is the one edited
+	// (a rename over the link would replace it with a copy).
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return false, fmt.Errorf("robots.txt: %w", err)

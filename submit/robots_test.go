@@ -4,7 +4,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/sitemapkit/sitemapkit/internal/robots"
 )
 
 const site = "https://www.example.com/"
@@ -45,6 +48,25 @@ func TestRobots(t *testing.T) {
 	}
 }
 
+// TestRobotsPastParseLimit: a robots.txt longer than the parser reads
+// (robots.MaxBytes) is edited as a short one: the Sitemap: line added at
+// its end is found there next time, not added again on every run, and a
+// stale line of the set past the limit is removed.
+func TestRobotsPastParseLimit(t *testing.T) {
+	robotsURL, _ := url.Parse(site + "robots.txt")
+	ours := SetSitemaps(site, "sitemap")
+	big := "User-agent: *\n" + strings.Repeat("Disallow: /private/\n", robots.MaxBytes/20+1)
+	want := []string{site + "sitemap.xml"}
+	got, changed := Robots([]byte(big+"Sitemap: "+site+"sitemap-index-2.xml\n"), robotsURL, want, ours)
+	if !changed || string(got) != big+"Sitemap: "+site+"sitemap.xml\n" {
+		t.Errorf("first run: changed %v, ends %q", changed, got[len(got)-100:])
+	}
+	again, changed := Robots(got, robotsURL, want, ours)
+	if changed || string(again) != string(got) {
+		t.Errorf("a second run changed it: %d Sitemap: lines", strings.Count(string(again), "Sitemap:"))
+	}
+}
+
 func TestWriteRobots(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "robots.txt")
@@ -67,6 +89,30 @@ func TestWriteRobots(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 {
 		t.Errorf("temp files left: %v", ents)
+	}
+}
+
+// TestWriteRobotsSymlink: a robots.txt that is a symbolic link (to the
+// site's source, say) stays one, and the file it points to is edited.
+func TestWriteRobotsSymlink(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "static")
+	os.Mkdir(src, 0o755)
+	target := filepath.Join(src, "robots.txt")
+	os.WriteFile(target, []byte("User-agent: *\nDisallow: /admin\n"), 0o644)
+	link := filepath.Join(dir, "robots.txt")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	robotsURL, _ := url.Parse(site + "robots.txt")
+	if _, err := WriteRobots(link, robotsURL, []string{site + "sitemap.xml"}, SetSitemaps(site, "sitemap")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file (%v)", err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "User-agent: *\nDisallow: /admin\nSitemap: "+site+"sitemap.xml\n" {
+		t.Errorf("the file linked to: %q", got)
 	}
 }
 

@@ -87,6 +87,24 @@ func send(ctx context.Context, client *http.Client, r Retry, newReq func() (*htt
 	if client == nil {
 		client = defaultClient
 	}
+	// A 301, 302 or 303 turns a POST or PUT into a GET without its body,
+	// which a server may well answer 200 to: the notification would be
+	// marked sent and never made. Such a redirect is not followed; its
+	// answer says where to send instead.
+	c, check := *client, client.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.Method != via[0].Method {
+			return http.ErrUseLastResponse
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	client = &c
 	wait := time.Second
 	for attempt := 1; ; attempt++ {
 		req, err := newReq()
@@ -100,6 +118,12 @@ func send(ctx context.Context, client *http.Client, r Retry, newReq func() (*htt
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
 			status, body = resp.StatusCode, strings.TrimSpace(string(b))
+			if status >= 300 && status < 400 {
+				body = "" // the Location, for answerError to show
+				if loc, err := resp.Location(); err == nil {
+					body = loc.String()
+				}
+			}
 			if status != http.StatusTooManyRequests && status < 500 {
 				return status, body, nil
 			}
@@ -152,6 +176,10 @@ func answerError(channel, target string, status int, body string, err error, hin
 		}
 	case status == http.StatusTooManyRequests || status >= 500:
 		e.Retry, e.Msg = true, "still refused after retries; left pending"
+	case status >= 300 && status < 400 && body != "":
+		// body is the Location (see send).
+		e.Msg = "redirected to " + body + ", which would receive the request as a GET without its body: configure that URL instead"
+		return e
 	default:
 		e.Msg = hints[status]
 		if e.Msg == "" {

@@ -217,3 +217,65 @@ func TestSearchConsole(t *testing.T) {
 		t.Error("the test server checks another scope")
 	}
 }
+
+// TestRedirectNotFollowedAsGet: a 301, 302 or 303 would turn a POST or
+// PUT into a GET without its body, which a server may answer 200: the
+// notification would count as sent and never have been made. Each channel
+// says where it was redirected instead; a 307 (same method, same body) is
+// followed.
+func TestRedirectNotFollowedAsGet(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var arrived []string // method and path of each request at the new place
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if code, ok := strings.CutPrefix(r.URL.Path, "/moved/"); ok {
+			n, _ := strconv.Atoi(code[:3])
+			http.Redirect(w, r, "/new"+code[3:], n)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		arrived = append(arrived, r.Method+" "+r.URL.Path+" "+strconv.Itoa(len(body)))
+		mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer ts.Close()
+	batch := Batch{Host: "www.example.com", URLs: []string{"https://www.example.com/a"}}
+	for _, code := range []string{"301", "302", "303"} {
+		in := IndexNow{Endpoint: ts.URL + "/moved/" + code + "/indexnow", Key: NewKey(), Client: ts.Client()}
+		ws := WebSub{Client: ts.Client()}
+		sc := SearchConsole{Endpoint: ts.URL + "/moved/" + code + "/webmasters/v3/", Property: "sc-domain:example.com", Client: ts.Client()}
+		for name, err := range map[string]error{
+			"indexnow":       in.Send(ctx, batch),
+			"websub":         ws.Publish(ctx, ts.URL+"/moved/"+code+"/hub", "https://www.example.com/feed.xml"),
+			"search-console": sc.Submit(ctx, "https://www.example.com/sitemap.xml"),
+		} {
+			if err == nil || !strings.Contains(err.Error(), "redirected to "+ts.URL+"/new/") {
+				t.Errorf("%s, %s: %v; want an error naming where it was redirected", name, code, err)
+			}
+		}
+	}
+	if len(arrived) != 0 {
+		t.Errorf("requests arrived after a method-changing redirect: %v", arrived)
+	}
+	in := IndexNow{Endpoint: ts.URL + "/moved/307/indexnow", Key: NewKey(), Client: ts.Client()}
+	if err := in.Send(ctx, batch); err != nil || len(arrived) != 1 || !strings.HasPrefix(arrived[0], "POST /new/indexnow ") || strings.HasSuffix(arrived[0], " 0") {
+		t.Errorf("a 307: %v, arrived %v; want the POST with its body at the new place", err, arrived)
+	}
+}
+
+// TestIndexNowAnswerQuotesKey: an endpoint's refusal that quotes the key
+// file's URL does not put the key in the error (shown, and kept in the
+// state's outbox).
+func TestIndexNowAnswerQuotesKey(t *testing.T) {
+	key := NewKey()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "key "+key+" not found at https://www.example.com/"+key+".txt", http.StatusForbidden)
+	}))
+	defer ts.Close()
+	in := IndexNow{Endpoint: ts.URL, Key: key, Client: ts.Client()}
+	err := in.Send(context.Background(), Batch{Host: "www.example.com", URLs: []string{"https://www.example.com/"}})
+	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "/KEY.txt") {
+		t.Errorf("a 403 quoting the key: %v", err)
+	}
+}

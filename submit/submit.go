@@ -75,7 +75,8 @@ const feedFile = "feed.xml"
 // Submit keeps robots.txt, queues what the state's published runs
 // changed, and sends every notification pending, marking each done as it
 // is accepted. Requests that fail are left pending (Report.Pending), for
-// the next call.
+// the next call; so are, unsent, the others for a server that still
+// refused after the retries (429, 5xx, no answer).
 func Submit(ctx context.Context, o Options) (*Report, error) {
 	rep := &Report{}
 	files, err := publish.Published(publish.Options{Dir: o.Dir, Name: o.Name, PublicURL: o.PublicURL, Base: o.Base, Manifest: o.Manifest})
@@ -143,11 +144,20 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	// A server still refusing after the retries (429, 5xx, no answer) is
+	// sent nothing more this run: each of its other notifications would be
+	// refused the same way, after retries of its own.
+	busy := map[string]string{} // destination → why
 	for _, it := range pending {
 		if !o.enabled(it.Channel) {
 			// Queued when the channel was on: kept for when it is again,
 			// and not an error of this run.
 			rep.Held = append(rep.Held, it)
+			continue
+		}
+		if why, ok := busy[destination(it)]; ok {
+			it.LastError = it.Channel + ": not sent: " + why
+			rep.Pending = append(rep.Pending, it)
 			continue
 		}
 		if it.URLs, err = o.Outbox.URLs(ctx, it.ID); err != nil {
@@ -167,6 +177,14 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		case ctx.Err() != nil:
 			return rep, ctx.Err()
 		default:
+			var e *Error
+			if errors.As(err, &e) && e.Retry {
+				why := e.Msg
+				if e.Status != 0 {
+					why = fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
+				}
+				busy[destination(it)] = "the server refused an earlier request of this run after retries (" + why + ")"
+			}
 			it.LastError = err.Error()
 			if err := o.Outbox.Failed(ctx, it.ID, err); err != nil {
 				return rep, err
@@ -308,6 +326,20 @@ func (o *Options) send(ctx context.Context, it state.Item) error {
 		return answerError("ping", it.Target, status, body, err, nil)
 	}
 	return fmt.Errorf("unknown channel %q", it.Channel)
+}
+
+// destination names the server an item is sent to.
+func destination(it state.Item) string {
+	switch it.Channel {
+	case "websub":
+		return "websub " + it.Target
+	case "ping":
+		if u, err := url.Parse(it.Target); err == nil {
+			return "ping " + u.Host
+		}
+		return "ping " + it.Target
+	}
+	return it.Channel // one endpoint for all its items
 }
 
 // describe says what request an item is, without its secrets.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -238,5 +239,47 @@ func TestSubmitUsage(t *testing.T) {
 	r.want(t, exitUsage)
 	if !strings.Contains(r.stderr, "--submit needs --state") {
 		t.Errorf("--submit without --state: %s", r.stderr)
+	}
+}
+
+// TestSubmitTooManyRequests: an IndexNow endpoint that still answers 429
+// after the retries is not sent the other notifications pending for it in
+// the same run (each would be refused the same way, after its own
+// retries): they stay pending, and all go out once it accepts again.
+func TestSubmitTooManyRequests(t *testing.T) {
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg := filepath.Join(work, "sitemapkit.toml")
+	n := newNotifyServers(t)
+	flags := []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	genRun(t, "", flags...).want(t, 0)
+	// Two runs, each with a change: two IndexNow notifications.
+	for i, page := range []string{"post-05.html", "post-06.html"} {
+		genWrite(t, filepath.Join(work, "site", "blog"), page, "<main>rewritten "+page+"</main>")
+		t.Setenv("SOURCE_DATE_EPOCH", strconv.Itoa(1768550400+86400*i))
+		genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	}
+	n.take()
+	n.status = http.StatusTooManyRequests
+	r := genRun(t, "", flags...)
+	r.want(t, exitInputErrors)
+	n.mu.Lock()
+	posts := len(n.indexnow)
+	n.mu.Unlock()
+	if posts != 3 {
+		t.Errorf("an endpoint answering 429 was posted %d times, want 3 (one notification's attempts)\n%s", posts, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "2 URLs pending") {
+		t.Errorf("both notifications are not reported pending:\n%s", r.stdout)
+	}
+	n.take()
+	n.status = http.StatusOK
+	genRun(t, "", flags...).want(t, 0)
+	urls, _ := n.take()
+	slices.Sort(urls)
+	if want := []string{genBase + "blog/post-05.html", genBase + "blog/post-06.html"}; !slices.Equal(urls, want) {
+		t.Errorf("once the endpoint accepts again, IndexNow got %v, want %v", urls, want)
 	}
 }
