@@ -49,7 +49,7 @@ type IndexNow struct {
 	Key      string
 	// KeyLocation returns the URL of the key file for a host; nil: the
 	// root of the host, https://host/KEY.txt (the location the protocol
-	// recommends, and where publish puts it).
+	// recommends). Submit names the file where it publishes it.
 	KeyLocation func(scheme, host string) string
 	Client      *http.Client
 	Retry       Retry
@@ -123,6 +123,8 @@ func (c *IndexNow) Send(ctx context.Context, b Batch) error {
 		return ctx.Err()
 	}
 	// An answer may quote the key, or the key file's URL: it is not shown.
-	answer = strings.ReplaceAll(answer, c.Key, "KEY")
+	if c.Key != "" {
+		answer = strings.ReplaceAll(answer, c.Key, "KEY")
+	}
 	return answerError("indexnow", endpoint, status, answer, err, indexNowHints)
 }

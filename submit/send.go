@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -154,8 +155,10 @@ func parseRetryAfter(v string) time.Duration {
 	if v == "" {
 		return 0
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
-		return time.Duration(n) * time.Second
+	if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && n >= 0 {
+		// Past a Duration's range (292 years), n seconds would wrap
+		// round, to a short wait or a negative one.
+		return time.Duration(min(n, math.MaxInt64/int64(time.Second))) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return max(time.Until(t), 0)

@@ -130,15 +130,20 @@ func TestIndexNow(t *testing.T) {
 	}
 }
 
+// TestIndexNowRetryAfterTooLong: a wait longer than MaxWait is not
+// waited; nor is one past a Duration's range (10¹¹ seconds wrapped round
+// to a wait of a few seconds, or none).
 func TestIndexNowRetryAfterTooLong(t *testing.T) {
-	srv := &indexNowServer{statuses: []int{429}, headers: map[int]string{429: "3600"}}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	in := IndexNow{Endpoint: ts.URL, Key: NewKey(), Client: ts.Client()}
-	err := in.Send(context.Background(), Batch{Host: "www.example.com", URLs: []string{"https://www.example.com/"}})
-	var e *Error
-	if !errors.As(err, &e) || !e.Retry || len(srv.bodies) != 1 {
-		t.Errorf("a Retry-After of an hour: %v after %d posts, want pending after 1", err, len(srv.bodies))
+	for _, after := range []string{"3600", "99999999999", "9223372036854775807"} {
+		srv := &indexNowServer{statuses: []int{429}, headers: map[int]string{429: after}}
+		ts := httptest.NewServer(srv)
+		in := IndexNow{Endpoint: ts.URL, Key: NewKey(), Client: ts.Client()}
+		err := in.Send(context.Background(), Batch{Host: "www.example.com", URLs: []string{"https://www.example.com/"}})
+		var e *Error
+		if !errors.As(err, &e) || !e.Retry || len(srv.bodies) != 1 {
+			t.Errorf("a Retry-After of %s s: %v after %d posts, want pending after 1", after, err, len(srv.bodies))
+		}
+		ts.Close()
 	}
 }
 

@@ -32,7 +32,8 @@ type Options struct {
 	Robots string
 	// IndexNow, when set, is told the URLs each run added, changed and
 	// removed. Its Key, when empty, is the one the state keeps (made on
-	// first use); its key file is published in Dir.
+	// first use); its key file is published in Dir, and each request
+	// names it at PublicURL (unless KeyLocation is set).
 	IndexNow *IndexNow
 	// WebSub and Hubs: each hub is told when the feed (feed.xml in Dir)
 	// changed.
@@ -116,6 +117,21 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 			}
 		}
 		o.IndexNow.Key = key
+	}
+	if in := o.IndexNow; in != nil && in.KeyLocation == nil && o.PublicURL != "" && o.PublicURL != o.Base {
+		// The key file is published with the set, at PublicURL: the
+		// request names it there. IndexNow then takes URLs under that
+		// folder alone, and the set's are (the protocol's scope rule).
+		if pu, err := url.Parse(o.PublicURL); err == nil {
+			c := *in // the caller's is left as it was
+			c.KeyLocation = func(scheme, host string) string {
+				if host == pu.Host {
+					return o.PublicURL + c.Key + ".txt"
+				}
+				return scheme + "://" + host + "/" + c.Key + ".txt"
+			}
+			o.IndexNow = &c
+		}
 	}
 	// A dry run works on a copy of the state (state.OpenCopy): it queues
 	// as a run would, and sends nothing.
