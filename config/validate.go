@@ -321,6 +321,11 @@ func (v *validator) tracking(c *Config) {
 	if c.Feed && c.State == "" {
 		v.errorf([]string{"feed"}, "feed needs state: the feed lists the changes the state records")
 	}
+	if c.Feed && c.BuildOptions().WithDefaults().Name == "feed" {
+		// The set's index (or single file) would be feed.xml, which the
+		// feed then overwrites.
+		v.errorf([]string{"name"}, `name "feed" with feed: the set's file would be feed.xml, the feed's name; choose another name`)
+	}
 	if c.FeedEntries < 0 || c.FeedEntries > MaxFeedEntries {
 		v.errorf([]string{"feed_entries"}, "feed_entries %d is out of range: 1 to %d", c.FeedEntries, MaxFeedEntries)
 	}

@@ -286,8 +286,15 @@ func (b *Builder) finishStable(ctx context.Context) error {
 		if len(s.merged) == 0 && b.keepSlot(l, s, c, alone) {
 			continue
 		}
-		if _, existed := st.prev[s.at]; existed && changedAt != "" && b.opts.Format == sitemap.FormatURLSet {
-			c.noteLastmod(changedAt)
+		if old, existed := st.prev[s.at]; existed && changedAt != "" && b.opts.Format == sitemap.FormatURLSet {
+			if len(s.merged) == 0 && sameEntries(old, s, c) {
+				// Written again only under another name (alone then and
+				// a child now, gzipped now and not then): its content
+				// did not change, nor does its date.
+				c.noteLastmod(old.LastMod)
+			} else {
+				c.noteLastmod(changedAt)
+			}
 		}
 		c.digest = digestText(s.digest(st))
 		c.raw = 0 // counted again by the pipeline, as it writes
@@ -304,7 +311,7 @@ func (b *Builder) finishStable(ctx context.Context) error {
 // same name, bytes and index lastmod.
 func (b *Builder) keepSlot(l layout, s *slot, c *child, alone bool) bool {
 	old, ok := b.stable.prev[s.at]
-	if !ok || old.Digest == "" || old.Digest != digestText(s.sink.digest) || old.Entries != c.entries {
+	if !ok || !sameEntries(old, s, c) {
 		return false
 	}
 	sum, err := strconv.ParseUint(old.Sum, 16, 32)
@@ -324,6 +331,12 @@ func (b *Builder) keepSlot(l layout, s *slot, c *child, alone bool) bool {
 	}
 	os.Remove(s.sink.path)
 	return true
+}
+
+// sameEntries reports whether the file old recorded at s's place held the
+// very entries s encoded (in any order), as c counts them.
+func sameEntries(old manifestFile, s *slot, c *child) bool {
+	return old.Digest != "" && old.Digest == digestText(s.sink.digest) && old.Entries == c.entries
 }
 
 // digestText is a digest as the manifest keeps it: 16 hex digits.

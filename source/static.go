@@ -44,6 +44,8 @@ const (
 	// tools rewrite every file on each build, so this is often the build's
 	// time rather than the content's: use it only where files are copied
 	// with their times kept (rsync -t, cp -p) or written only when changed.
+	// The time is written in UTC, so that it does not depend on the
+	// machine's zone.
 	LastmodMtime
 	// LastmodNone writes no lastmod: better than a wrong one, which makes
 	// Google distrust every lastmod of the site.
@@ -483,7 +485,7 @@ func (s *Static) entry(rel, full string, page bool, e fs.DirEntry, info fs.FileI
 				return u, false, err
 			}
 		}
-		u.LastMod = sitemap.FormatDate(info.ModTime())
+		u.LastMod = sitemap.FormatDate(info.ModTime().UTC())
 	}
 	if !page {
 		return u, true, nil

@@ -281,6 +281,13 @@ func TestStaticCancel(t *testing.T) {
 }
 
 func TestStaticMtime(t *testing.T) {
+	// The machine's zone must not show: a run on a machine in another zone
+	// (a CI runner in UTC, a laptop in Berlin) wrote every lastmod anew, the
+	// same instants spelled with another offset, so every file of the set
+	// was rewritten and a state took every page for changed.
+	local := time.Local
+	time.Local = time.FixedZone("test", 5*3600+30*60)
+	t.Cleanup(func() { time.Local = local })
 	dir := t.TempDir()
 	writeSite(t, dir, map[string]string{"a.html": page("", ""), "b/index.html": page("", ""), "f.pdf": "%PDF"})
 	times := map[string]time.Time{
@@ -298,9 +305,9 @@ func TestStaticMtime(t *testing.T) {
 		t.Fatal(errs)
 	}
 	want := []sitemap.URL{
-		{Loc: "https://a.test/a.html", LastMod: sitemap.FormatDate(times["a.html"].Local())},
-		{Loc: "https://a.test/b/", LastMod: sitemap.FormatDate(times["b/index.html"].Local())},
-		{Loc: "https://a.test/f.pdf", LastMod: sitemap.FormatDate(times["f.pdf"].Local())},
+		{Loc: "https://a.test/a.html", LastMod: "2023-03-04T05:06:07+00:00"},
+		{Loc: "https://a.test/b/", LastMod: "2024-12-31T23:59:59+00:00"},
+		{Loc: "https://a.test/f.pdf", LastMod: "2022-01-01T00:00:00+00:00"},
 	}
 	if !reflect.DeepEqual(urls, want) {
 		t.Errorf("got:\n%s\nwant:\n%s", dump(urls), dump(want))

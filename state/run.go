@@ -637,19 +637,7 @@ type Change struct {
 // broken by key, so the choice is the same every run), for a feed of the
 // site's changes. URLs without a lastmod are not listed.
 func (r *Run) Latest(ctx context.Context, n int) ([]Change, error) {
-	var top []rec
-	for _, p := range r.all {
-		if p.lm&lmSet != 0 {
-			top = append(top, p)
-		}
-	}
-	slices.SortFunc(top, func(a, b rec) int {
-		if c := cmp.Compare(b.lm.instant(), a.lm.instant()); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.key, b.key)
-	})
-	top = top[:min(n, len(top))]
+	top := latest(r.all, n)
 	var out []Change
 	for _, p := range top {
 		var loc string
@@ -659,6 +647,60 @@ func (r *Run) Latest(ctx context.Context, n int) ([]Change, error) {
 		out = append(out, Change{Loc: loc, LastMod: p.lm.String()})
 	}
 	return out, nil
+}
+
+// latest returns the n recs with the latest lastmods, latest first (ties
+// broken by key), keeping only n at a time: a min-heap of the n best met
+// so far, its root the one to give up next. Copying every URL of the state
+// to sort them held 32 bytes a URL on the Go heap, which the state keeps
+// off it.
+func latest(all []rec, n int) []rec {
+	before := func(a, b rec) int { // < 0: a comes before b in the feed
+		if c := cmp.Compare(b.lm.instant(), a.lm.instant()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	}
+	if n <= 0 {
+		return nil
+	}
+	var top []rec
+	down := func(i int) {
+		for {
+			worst, l, r := i, 2*i+1, 2*i+2
+			if l < len(top) && before(top[worst], top[l]) < 0 {
+				worst = l
+			}
+			if r < len(top) && before(top[worst], top[r]) < 0 {
+				worst = r
+			}
+			if worst == i {
+				return
+			}
+			top[i], top[worst] = top[worst], top[i]
+			i = worst
+		}
+	}
+	for _, p := range all {
+		switch {
+		case p.lm&lmSet == 0:
+		case len(top) < n:
+			top = append(top, p)
+			for i := len(top) - 1; i > 0; {
+				parent := (i - 1) / 2
+				if before(top[parent], top[i]) >= 0 {
+					break
+				}
+				top[i], top[parent] = top[parent], top[i]
+				i = parent
+			}
+		case before(p, top[0]) < 0:
+			top[0] = p
+			down(0)
+		}
+	}
+	slices.SortFunc(top, before)
+	return top
 }
 
 // saveFiles records each child of set under its group and number, and

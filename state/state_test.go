@@ -6,12 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
 
 	"modernc.org/sqlite"
 
+	"github.com/sitemapkit/sitemapkit/internal/xsdtest"
 	"github.com/sitemapkit/sitemapkit/publish"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 )
@@ -400,5 +402,29 @@ func TestOpenCopyHotJournal(t *testing.T) {
 	}
 	if _, err := os.Stat(killed + "-journal"); err != nil {
 		t.Errorf("the dry run touched the killed run's journal: %v", err)
+	}
+}
+
+// TestRenamedFileKeepsItsDate: the set's single file becomes child 1 of
+// an index when a second file is needed; its URLs did not change, so its
+// index <lastmod> is theirs, not the run's time (it was the run's time,
+// as for a file whose content changed).
+func TestRenamedFileKeepsItsDate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	dir := t.TempDir()
+	t1 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	run(t, path, dir, Options{Now: t1, Content: true}, pages(4))
+	_, _, res := run(t, path, dir, Options{Now: t1.Add(time.Hour), Content: true}, pages(5))
+	xsdtest.Check(t, dir)
+	var got []string
+	for _, f := range res.Files {
+		if !f.Index {
+			got = append(got, f.LastMod)
+		}
+	}
+	// File 1: four pages without a lastmod (a first run makes none up);
+	// file 2: the page added, dated by the run.
+	if want := []string{"", "2026-01-01T11:00:00+00:00"}; !slices.Equal(got, want) {
+		t.Errorf("index lastmods %q, want %q", got, want)
 	}
 }

@@ -431,3 +431,25 @@ func TestPartialReadRemovesNothing(t *testing.T) {
 		t.Errorf("the next full read: %d URLs (want 2)\n%s", len(got), r.stdout)
 	}
 }
+
+// TestFeedNameTaken: a set named "feed" is published as feed.xml, the
+// name of the feed; with --feed, the feed then overwrote the sitemap (the
+// file to submit was an Atom feed) and the next run the sitemap the feed,
+// each run rewriting both. The two names must not meet.
+func TestFeedNameTaken(t *testing.T) {
+	work := t.TempDir()
+	site := filepath.Join(work, "site")
+	os.MkdirAll(site, 0o755)
+	genWrite(t, site, "index.html", "<main>hi</main>")
+	out := filepath.Join(work, "out")
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	r := genRun(t, "", "generate", "--base", genBase, "--out", out, "--dir", site, "--name", "feed",
+		"--state", filepath.Join(work, "s.db"), "--lastmod", "content", "--feed")
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "feed.xml") {
+		t.Errorf("--name feed --feed: %s", r.stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused run created --out")
+	}
+}
