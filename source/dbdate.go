@@ -16,7 +16,12 @@ var dbLayouts = []string{
 	"2006-01-02 15:04:05.999999999Z0700",
 	"2006-01-02 15:04:05.999999999 Z0700",
 	"2006-01-02 15:04:05.999999999Z07",
-	"2006-01-02 15:04:05.999999999 MST",
+	// A zone named, not numbered, only as UTC or GMT: time.Parse reads
+	// another abbreviation ("PST", "CEST") at +00:00 unless it is the
+	// machine's own zone's, which would move the time by hours, or not,
+	// depending on the machine. Left as it is, the Writer refuses it.
+	"2006-01-02 15:04:05.999999999 UTC",
+	"2006-01-02 15:04:05.999999999 GMT",
 	"2006-01-02T15:04:05.999999999Z0700",
 	"2006-01-02T15:04:05.999999999Z07",
 	"2006-01-02 15:04Z07:00",

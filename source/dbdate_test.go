@@ -28,13 +28,17 @@ func TestDBDate(t *testing.T) {
 		{"2024-05-02 10:00:00 +02:00", berlin, "2024-05-02T10:00:00+02:00", false},
 		{"2024-05-02 10:00:00Z", nil, "2024-05-02T10:00:00+00:00", false},
 		{"2024-05-02 10:00:00 UTC", berlin, "2024-05-02T10:00:00+00:00", false},
+		{"2024-05-02 10:00:00.5 GMT", berlin, "2024-05-02T10:00:00+00:00", false},
 	} {
 		got, zoneless, ok := dbDate(c.in, c.tz)
 		if !ok || got != c.want || zoneless != c.zoneless {
 			t.Errorf("dbDate(%q, %v) = %q, %v, %v; want %q, %v", c.in, c.tz, got, zoneless, ok, c.want, c.zoneless)
 		}
 	}
-	for _, w3c := range []string{"2024-05-02", "2024-05-02T10:00:00Z", "2024-05-02T10:00:00+02:00", "yesterday", "2024-13-02 10:00:00", ""} {
+	for _, w3c := range []string{"2024-05-02", "2024-05-02T10:00:00Z", "2024-05-02T10:00:00+02:00", "yesterday", "2024-13-02 10:00:00", "",
+		// Zone abbreviations but UTC and GMT: time.Parse took them for
+		// +00:00 (or for the machine's zone's offset, if its own).
+		"2024-05-02 10:00:00 PST", "2024-05-02 10:00:00 CEST", "2024-05-02 10:00:00 XYZ"} {
 		if got, _, ok := dbDate(w3c, nil); ok {
 			t.Errorf("dbDate(%q) rewrote it as %q", w3c, got)
 		}

@@ -76,9 +76,9 @@ func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 	j.print.set(cmp.Or(rec.ContentHash, rec.ETag))
 	if err == nil {
 		if off := dec.InputOffset(); len(bytes.TrimSpace(j.buf[off:])) > 0 {
-			col := 0
-			if !rewritten {
-				col = int(off) + 1 + len(j.buf[off:]) - len(bytes.TrimLeft(j.buf[off:], " \t\r"))
+			col := int(off) + 1 + len(j.buf[off:]) - len(bytes.TrimLeft(j.buf[off:], " \t\r"))
+			if rewritten {
+				col = lineColumn(line, col)
 			}
 			return sitemap.URL{}, j.fail(col, fmt.Errorf("%w: more than one value on the line", ErrJSON))
 		}
@@ -98,13 +98,13 @@ func (j *jsonlSource) decode(line string) (sitemap.URL, error) {
 		// A list's, worded already (decodeList).
 		col = valueColumn(line, le.field)
 	case errors.As(err, &se):
-		if !rewritten {
-			col = int(se.Offset)
+		if col = int(se.Offset); rewritten {
+			col = lineColumn(line, col)
 		}
 		err = fmt.Errorf("%w: %s", ErrJSON, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.As(err, &te):
-		if !rewritten {
-			col = int(te.Offset)
+		if col = int(te.Offset); rewritten {
+			col = lineColumn(line, col)
 		}
 		if te.Field == "" {
 			err = fmt.Errorf("%w: the line is a JSON %s, want an object", ErrJSON, te.Value)
@@ -360,6 +360,56 @@ func quoteNumbers(dst []byte, line string) ([]byte, bool, error) {
 		dst = append(dst, ch)
 	}
 	return dst, changed, nil
+}
+
+// lineColumn returns the 1-based column of line where the byte at col
+// (1-based) of quoteNumbers's output for it came from: encoding/json
+// places its errors in what it decoded, two bytes longer for each number
+// quoted before, and the user reads the line. A quote added stands for the
+// number's first or last byte. Errors only: it scans the line again.
+func lineColumn(line string, col int) int {
+	off := col - 1 // in the output
+	if off < 0 {
+		return col
+	}
+	added := 0 // bytes quoteNumbers added before line[i]
+	inStr := false
+	for i := 0; i < len(line); i++ {
+		if i+added >= off {
+			return i + 1
+		}
+		c := line[i]
+		if inStr {
+			switch {
+			case c == '\\' && i+1 < len(line):
+				if i+1+added >= off {
+					return i + 2
+				}
+				i++
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inStr = true
+		case c == '-' || c >= '0' && c <= '9':
+			k := i + 1
+			for k < len(line) && isNumberByte(line[k]) {
+				k++
+			}
+			if validNumber(line[i:k]) {
+				// '"' at i+added, the number, '"' at k+added+1.
+				if off <= k+added+1 {
+					return min(max(off-added-1, i), k-1) + 1
+				}
+				added += 2
+			}
+			i = k - 1
+		}
+	}
+	return off - added + 1
 }
 
 // indexFrom returns the index of the first c in s from i on, or len(s).

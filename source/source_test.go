@@ -230,7 +230,7 @@ func TestJSONLErrors(t *testing.T) {
 	want := []string{
 		`p.jsonl:1:35: unknown field "lastmodified"`,
 		`p.jsonl:2:8: invalid JSON: invalid character '}' looking for beginning of value`,
-		`p.jsonl:3: invalid JSON: the line is a JSON array, want an object`,
+		`p.jsonl:3:1: invalid JSON: the line is a JSON array, want an object`,
 		`p.jsonl:4:45: field "images": invalid JSON: a JSON string, want an array of image URLs or objects`,
 		`p.jsonl:5: missing loc: an object needs "loc"`,
 		`p.jsonl:6:37: invalid JSON: more than one value on the line`,
@@ -246,6 +246,35 @@ func TestJSONLErrors(t *testing.T) {
 	}
 	if s.Err() != nil {
 		t.Errorf("Err() = %v, want nil: bad lines do not end the stream", s.Err())
+	}
+}
+
+// TestJSONLErrorColumnsAfterNumbers: a line with a number is decoded with
+// the number quoted, two bytes longer; its errors are still placed at their
+// column of the line, as those of a line without one are.
+func TestJSONLErrorColumnsAfterNumbers(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"loc":"https://www.example.com/a","priority":0.5,"changefreq":["daily"]}`,
+			`p.jsonl:1:64: invalid JSON: field "changefreq" is a JSON array, want a string or number`},
+		{`{"loc":"https://www.example.com/a","priority":1,"videos":[{"duration":600,"title":"a\"1","rating":{}}]}`,
+			`p.jsonl:1:58: field "videos": video 1: invalid JSON: field "rating" is a JSON object, want a string or number`},
+		{`{"priority":-0.5e1, "loc":"https://www.example.com/a" , 7}`,
+			`p.jsonl:1:58: invalid JSON: invalid character '}' after object key`},
+		{`{"priority":0.5,"loc":"https://www.example.com/\"1\"","changefreq":{}}`,
+			`p.jsonl:1:68: invalid JSON: field "changefreq" is a JSON object, want a string or number`},
+		{`{"loc":"https://www.example.com/a","priority":0.5} 12`,
+			`p.jsonl:1:52: invalid JSON: more than one value on the line`},
+		{`{"loc":"https://www.example.com/a","priority":0.5,"lastmod":true}`,
+			`p.jsonl:1:64: invalid JSON: field "lastmod" is a JSON bool, want a string or number`},
+	} {
+		g := readAll(t, source.New(strings.NewReader(tc.line+"\n"), "p.jsonl", source.FormatJSONL))
+		got := ""
+		if len(g.errs) > 0 {
+			got = g.errs[0].Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s:\n error %q\n want  %q", tc.line, got, tc.want)
+		}
 	}
 }
 

@@ -52,7 +52,9 @@ type SQLOptions struct {
 	Loc string
 	// Timezone is the zone of a lastmod column's values that have none (a
 	// TIMESTAMP or DATETIME, not a TIMESTAMPTZ): their wall clock is read
-	// there. Nil: UTC. (Text columns in a database's spelling are read by
+	// there. A value with an offset (SQLite text "2024-05-01 10:30:00+02:00")
+	// keeps it; one ending in "Z" is read by SQLite's driver as one
+	// without. Nil: UTC. (Text columns in a database's spelling are read by
 	// the Filter, with FilterOptions.Timezone.)
 	Timezone *time.Location
 }
@@ -134,9 +136,9 @@ func (e *QueryError) Unwrap() error { return e.Err }
 //     that the output does not depend on the machine's zone; SQLite text
 //     with an offset keeps it. A timestamp WITHOUT a time zone (PostgreSQL
 //     timestamp; SQLite DATETIME or TIMESTAMP text with no offset) is taken
-//     to be UTC, the common convention, and written +00:00: if yours are
-//     local times, convert them in the query (AT TIME ZONE) or return text
-//     with an offset. Text is passed on as it is, and the builder checks it.
+//     to be in o.Timezone, UTC by default (the common convention, written
+//     +00:00): if yours are local times, set it, convert them in the query
+//     (AT TIME ZONE) or return text with an offset. Text is passed on as it is, and the builder checks it.
 //     SQLite types only table columns: an expression such as MAX(updated)
 //     comes back as SQLite's text "2024-05-01 10:30:00", which is not a W3C
 //     datetime; format it in the query: strftime('%Y-%m-%dT%H:%M:%SZ', …).
@@ -400,9 +402,11 @@ func (s *SQL) set(u *sitemap.URL, i int) error {
 			switch {
 			case c.utc:
 				t = t.UTC()
-			case s.tz != nil && !c.date:
+			case s.tz != nil && !c.date && t.Location() == time.UTC:
 				// A timestamp without zone: its wall clock, in the zone
-				// the user says.
+				// the user says. The drivers give such a value in UTC;
+				// one with an offset of its own (SQLite text
+				// "…+02:00") keeps it: read in tz, it moved by hours.
 				t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), s.tz)
 			}
 			if c.date && t.Equal(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())) {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -515,6 +516,47 @@ func TestSQLiteValues(t *testing.T) {
 		}
 		if !ok {
 			t.Errorf("%s:\n got %q\nwant %q", q, got, c.want)
+		}
+	}
+}
+
+// TestSQLiteTimezone checks that SQLOptions.Timezone is the zone of the
+// timestamps that have none, and only of those: generate always sets it
+// (UTC by default), and a DATETIME written with its offset lost it.
+func TestSQLiteTimezone(t *testing.T) {
+	d := newSQLiteDB(t)
+	if _, err := d.db.Exec(`CREATE TABLE v (n INTEGER, dt DATETIME);
+		INSERT INTO v VALUES (1, '2024-05-01T10:30:00+02:00'), (2, '2024-05-01 10:30:00-05:00'),
+			(3, '2024-05-01 10:30:00'), (4, '2024-05-01 10:30:00+00:00');`); err != nil {
+		t.Fatal(err)
+	}
+	zones := []struct {
+		tz   *time.Location
+		want string
+	}{{time.UTC, "2024-05-01T10:30:00+00:00"}}
+	if ny, err := time.LoadLocation("America/New_York"); err == nil {
+		zones = append(zones, struct {
+			tz   *time.Location
+			want string
+		}{ny, "2024-05-01T10:30:00-04:00"})
+	}
+	for _, z := range zones {
+		src, err := source.OpenSQL(context.Background(), source.SQLOptions{Driver: d.drv, DSN: d.dsn, Timezone: z.tz,
+			Query: "SELECT 'https://x/' || n AS loc, dt AS lastmod FROM v ORDER BY n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for u, err := range src.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, u.LastMod)
+		}
+		src.Close()
+		want := []string{"2024-05-01T10:30:00+02:00", "2024-05-01T10:30:00-05:00", z.want, "2024-05-01T10:30:00+00:00"}
+		if !slices.Equal(got, want) {
+			t.Errorf("Timezone %v:\n got %q\nwant %q", z.tz, got, want)
 		}
 	}
 }
