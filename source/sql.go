@@ -138,10 +138,12 @@ func (e *QueryError) Unwrap() error { return e.Err }
 //     timestamp; SQLite DATETIME or TIMESTAMP text with no offset) is taken
 //     to be in o.Timezone, UTC by default (the common convention, written
 //     +00:00): if yours are local times, set it, convert them in the query
-//     (AT TIME ZONE) or return text with an offset. Text is passed on as it is, and the builder checks it.
-//     SQLite types only table columns: an expression such as MAX(updated)
-//     comes back as SQLite's text "2024-05-01 10:30:00", which is not a W3C
-//     datetime; format it in the query: strftime('%Y-%m-%dT%H:%M:%SZ', …).
+//     (AT TIME ZONE) or return text with an offset. Text is passed on as
+//     it is, and the builder checks it. SQLite types only table columns:
+//     an expression such as MAX(updated) comes back as SQLite's text
+//     "2024-05-01 10:30:00", which is not a W3C datetime; the Filter
+//     rewrites such text (FilterOptions.Timezone), or format it in the
+//     query: strftime('%Y-%m-%dT%H:%M:%SZ', …).
 //     A number is refused, row by row, since seconds and milliseconds cannot
 //     be told apart: convert it in the query, datetime(col, 'unixepoch')
 //     (SQLite) or to_timestamp(col) (PostgreSQL).
