@@ -19,6 +19,7 @@ type csvSource struct {
 	line   int
 	err    error
 	cols   []column
+	locAt  int // cols[locAt] is the loc
 	header bool
 	print  contentHash
 
@@ -83,7 +84,15 @@ func (c *csvSource) Read() (sitemap.URL, error) {
 			return sitemap.URL{}, err
 		}
 		if strings.IndexByte(line, '"') < 0 {
-			return c.fast(line)
+			u, err := c.fast(line)
+			if err == nil && strings.TrimSpace(u.Loc) == "" {
+				at := 1
+				for range c.locAt {
+					at += strings.IndexByte(line[at-1:], ',') + 1
+				}
+				return sitemap.URL{}, c.noLoc(c.line, at)
+			}
+			return u, err
 		}
 		fields, err := c.record(line)
 		if err != nil {
@@ -101,6 +110,9 @@ func (c *csvSource) Read() (sitemap.URL, error) {
 			if err := c.set(&u, i, fields[i]); err != nil {
 				return sitemap.URL{}, c.fieldError(i, c.lines1[i], c.cols1[i], err)
 			}
+		}
+		if strings.TrimSpace(u.Loc) == "" {
+			return sitemap.URL{}, c.noLoc(c.lines1[c.locAt], c.cols1[c.locAt])
 		}
 		return u, nil
 	}
@@ -136,6 +148,12 @@ func (c *csvSource) set(u *sitemap.URL, i int, f string) error {
 		return nil
 	}
 	return c.cols[i].set(u, f, &c.json)
+}
+
+// noLoc is the error for a record whose loc is empty, at the loc's line
+// and col: said as JSONL and SQL say it, not as a relative URL of nothing.
+func (c *csvSource) noLoc(line, col int) error {
+	return c.fieldError(c.locAt, line, col, fmt.Errorf("%w: the cell is empty", ErrMissingLoc))
 }
 
 // fieldError is err, the refusal of field i's value (bad JSON, too many
@@ -256,7 +274,7 @@ func (c *csvSource) readHeader() error {
 			return bad(i, "unknown column %q%s (want loc, lastmod, changefreq, priority, image, images, alternate:<hreflang>, alternates, videos, news, content_hash, etag or sitemap)", name, hint)
 		}
 		if col.kind == colLoc {
-			hasLoc = true
+			hasLoc, c.locAt = true, len(c.cols)
 		}
 		if col.kind != colImage {
 			if seen[key] {

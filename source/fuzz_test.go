@@ -62,6 +62,9 @@ func FuzzCSV(f *testing.F) {
 				if !errors.As(err, &pe) || pe.Line < 1 {
 					t.Fatalf("error %v (%T) is not a *ParseError with a line", err, err)
 				}
+				if errors.Is(err, source.ErrMissingLoc) {
+					continue // a value refused, not the syntax: left out of want too
+				}
 				if ours == nil {
 					ours = err
 				}
@@ -112,7 +115,9 @@ func FuzzCSV(f *testing.F) {
 					}
 				}
 			}
-			want = append(want, u)
+			if strings.TrimSpace(u.Loc) != "" {
+				want = append(want, u)
+			}
 		}
 		if !reflect.DeepEqual(urls, want) {
 			t.Fatalf("ours:\n%+v\nencoding/csv:\n%+v", urls, want)

@@ -149,6 +149,11 @@ func TestCSVErrors(t *testing.T) {
 			want: []string{`f.csv:3:4: extraneous or missing " in quoted field: field 2 opens a quote here that is never closed`}, fatal: true},
 		{name: "too many columns", in: "loc" + strings.Repeat(",image", 4096) + "\nhttps://www.example.com/\n",
 			want: []string{"f.csv:1:1: bad CSV header: 4097 columns or more, past the 4096 of any URL list (1,000 images and hundreds of languages)"}, fatal: true},
+		// An empty loc is missing, as JSONL and SQL say, in its column:
+		// not a relative URL of nothing, at no column.
+		{name: "empty loc", in: "lastmod,loc\n2024-01-01,\n2024-01-02,\" \"\n2024-01-03,https://www.example.com/c\n",
+			want: []string{`f.csv:2:12: column "loc": missing loc: the cell is empty`, `f.csv:3:12: column "loc": missing loc: the cell is empty`},
+			urls: []string{"https://www.example.com/c"}},
 		{name: "empty", in: ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
