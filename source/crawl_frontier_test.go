@@ -130,6 +130,22 @@ func TestResolveIDN(t *testing.T) {
 	}
 }
 
+// TestResolveLineBreaks: an href broken over lines (or holding a tab) is
+// the URL a browser follows, without them; it was refused, and a page
+// linked only so was never found.
+func TestResolveLineBreaks(t *testing.T) {
+	base, _ := url.Parse("https://www.example.com/a/")
+	for ref, want := range map[string]string{
+		"/products/very-long-\nname?page=2":   "https://www.example.com/products/very-long-name?page=2",
+		"\thttps://www.example.com/x\r\n/y\t": "https://www.example.com/x/y",
+		"b\tc":                                "https://www.example.com/a/bc",
+	} {
+		if got, ok := resolve(base, ref); !ok || got != want {
+			t.Errorf("resolve(%q) = %q, %v; want %q", ref, got, ok, want)
+		}
+	}
+}
+
 // TestRefreshURL: the delay and URL of a refresh meta, however it is
 // spelled.
 func TestRefreshURL(t *testing.T) {

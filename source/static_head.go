@@ -309,6 +309,17 @@ func robotsNoindex(content string) bool {
 // mailto: and other non-HTTP references, and what loc.Normalize refuses.
 func resolve(base *url.URL, ref string) (string, bool) {
 	ref = strings.TrimSpace(ref)
+	if strings.ContainsAny(ref, "\t\n\r") {
+		// A browser drops tabs and line ends anywhere in a URL (the
+		// WHATWG URL standard): an href broken over lines in the HTML
+		// is the URL on one line, where url.Parse would refuse it.
+		ref = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, ref)
+	}
 	if ref == "" {
 		return "", false
 	}
