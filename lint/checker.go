@@ -775,7 +775,9 @@ func (d *docCheck) checkAlternates(u *sitemap.URL, pos sitemap.Position) {
 		if a.Href == u.Loc {
 			self = true
 		}
-		if a.Hreflang == "x-default" {
+		// Case does not matter in a language tag (RFC 5646 §2.1.1), and
+		// invalid-hreflang takes "X-Default" as x-default too.
+		if len(a.Hreflang) == len("x-default") && strings.EqualFold(a.Hreflang, "x-default") {
 			xDefault = true
 		}
 	}
