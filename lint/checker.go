@@ -571,7 +571,9 @@ func (d *docCheck) checkLoc(raw string, otherHostOK bool) {
 	default:
 		d.locViolation(raw, loc.Check(raw), otherHostOK)
 	}
-	if len(raw) < minLocLen && d.r.Format() != sitemap.FormatText && len(d.entry) == 0 {
+	// The minimum is the sitemap schemas' <loc>'s: a text sitemap's
+	// lines and a feed's links have no schema that sets one.
+	if len(raw) < minLocLen && (d.r.Format() == sitemap.FormatURLSet || d.r.Format() == sitemap.FormatIndex) && len(d.entry) == 0 {
 		d.violation(&sitemap.Violation{Rule: sitemap.RuleInvalidURL, Field: "loc", Value: raw,
 			Msg: fmt.Sprintf("shorter than the %d characters the sitemap schema requires", minLocLen)})
 	}

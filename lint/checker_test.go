@@ -158,6 +158,30 @@ func TestTextSitemap(t *testing.T) {
 	}
 }
 
+// TestShortFeedLink checks that the sitemap schemas' minimum <loc> length
+// (12) is not held against an RSS or Atom link, which no sitemap schema
+// governs, as it is not against a text sitemap's line.
+func TestShortFeedLink(t *testing.T) {
+	for name, data := range map[string]string{
+		"feed.rss": `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>x</title><link>http://a.b/</link><description>d</description>
+<item><title>a</title><link>http://a.b/</link></item>
+</channel></rss>
+`,
+		"feed.atom": `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>x</title><id>urn:x</id><updated>2024-05-01T10:00:00Z</updated>
+<entry><title>a</title><id>urn:a</id><link href="http://a.b/"/><updated>2024-05-01T10:00:00Z</updated></entry>
+</feed>
+`,
+		"urls.txt": "http://a.b/\n",
+	} {
+		res, diags := run(t, name, "http://a.b/"+name, []byte(data))
+		if res.Entries != 1 || len(diags) != 0 {
+			t.Errorf("%s: %d entries, %v; want 1 entry and no finding", name, res.Entries, diags)
+		}
+	}
+}
+
 // TestLimits checks the protocol's counts at the limit and one over it.
 func TestLimits(t *testing.T) {
 	count := func(diags []Diagnostic, rule string) int {
