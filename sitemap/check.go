@@ -181,7 +181,8 @@ func checkVideo(report func(*Violation), v *Video, pageLoc string) {
 		}
 	}
 	if v.Duration != "" {
-		if n, ok := smallUint(v.Duration); !ok || n < 1 || n > MaxVideoDuration {
+		d, ok := nonNegativeDigits(v.Duration)
+		if n, small := smallUint(d); !ok || !small || n < 1 || n > MaxVideoDuration {
 			bad(report, RuleVideo, "video:duration", v.Duration, "not a whole number of seconds from 1 to 28800")
 		}
 	}
@@ -191,7 +192,7 @@ func checkVideo(report func(*Violation), v *Video, pageLoc string) {
 	if v.Rating != "" && !decimalIn(v.Rating, 5) {
 		bad(report, RuleVideo, "video:rating", v.Rating, "not a decimal from 0.0 to 5.0")
 	}
-	if v.ViewCount != "" && (!digits(v.ViewCount)) {
+	if _, ok := nonNegativeDigits(v.ViewCount); v.ViewCount != "" && !ok {
 		bad(report, RuleVideo, "video:view_count", v.ViewCount, "not a whole number")
 	}
 	if v.PublicationDate != "" {
@@ -586,6 +587,24 @@ func smallUint(s string) (int, bool) {
 		return 0, false
 	}
 	return atoi(s), true
+}
+
+// nonNegativeDigits returns the digits of s, an xsd:nonNegativeInteger
+// (the schema's type of video:duration and video:view_count: an optional
+// "+", or "-" before a zero, then digits), without its sign and leading
+// zeros; false when s is not one.
+func nonNegativeDigits(s string) (string, bool) {
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if s == "" || !digits(s) {
+		return "", false
+	}
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	return s, !neg || s == "0"
 }
 
 func upper(s string) bool {
