@@ -289,11 +289,13 @@ func TestURLsBlockedByRobots(t *testing.T) {
 	s := sitetest.New(t)
 	other := sitetest.New(t)
 	s.Page("/robots.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\nAllow: /\n")
-	s.Page("/sitemap.xml", sitetest.URLSet("{{.}}/private/a", "{{.}}/nogoogle/b", "{{.}}/ok", other.URL+"/nogoogle/c"))
+	// The site spelled in capitals is the site: judged too.
+	upper := strings.Replace(s.URL, "http://", "HTTP://", 1)
+	s.Page("/sitemap.xml", sitetest.URLSet("{{.}}/private/a", "{{.}}/nogoogle/b", "{{.}}/ok", other.URL+"/nogoogle/c", upper+"/nogoogle/d"))
 	c := &Checker{RobotsAgent: "Googlebot"}
 	r := checkSiteWith(t, c, discover.Options{}, s.URL+"/sitemap.xml")
-	if got := r.rules()["url-blocked-by-robots"]; got != 1 {
-		t.Errorf("%d url-blocked-by-robots findings, want 1 (/nogoogle/b):\n%s", got, r)
+	if got := r.rules()["url-blocked-by-robots"]; got != 2 {
+		t.Errorf("%d url-blocked-by-robots findings, want 2 (/nogoogle/b and /nogoogle/d):\n%s", got, r)
 	}
 	r.has(t, "url-blocked-by-robots", "/sitemap.xml", "/nogoogle/b: disallowed for Googlebot by "+s.URL+"/robots.txt")
 	if s.Hits("/robots.txt") != 1 || other.Hits("/robots.txt") != 0 {
