@@ -40,7 +40,7 @@ type Options struct {
 	WebSub *WebSub
 	Hubs   []string
 	// SearchConsole, when set, is asked to read each index whose bytes
-	// changed since it was last submitted (or is new).
+	// changed since it was last submitted to its property (or is new).
 	SearchConsole *SearchConsole
 	// Pings are URL templates of engines that still take a ping, with
 	// {sitemap} for the escaped URL of the index: called (GET) when an
@@ -48,8 +48,8 @@ type Options struct {
 	// Bing's are gone.
 	Pings  []string
 	Client *http.Client // for pings
-	// Force submits every index to Search Console and the pings, changed
-	// or not.
+	// Force submits every index to Search Console and the pings, and the
+	// feed to each hub, changed or not.
 	Force bool
 	// DryRun sends nothing and writes nothing (robots.txt, the key
 	// file): Report.Requests says what would be sent. Give it an Outbox of
@@ -246,27 +246,44 @@ func (o *Options) keepRobots(tops []publish.File, rep *Report) error {
 	return nil
 }
 
+// due reports whether the destination whose record is key is to be told
+// of now (a content's sum): it was told of something else, or of nothing,
+// or Force is set; settings then takes the record's new value.
+func (o *Options) due(ctx context.Context, settings map[string]string, key, now string) (bool, error) {
+	last, err := o.Outbox.Setting(ctx, key)
+	if err != nil {
+		return false, err
+	}
+	if last == now && !o.Force {
+		return false, nil
+	}
+	settings[key] = now
+	return true, nil
+}
+
 // queue writes to the outbox what changed since the last call: the runs'
 // URLs for IndexNow, the changed indexes for Search Console and the pings,
 // the changed feed for WebSub.
 func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 	var items []state.Item
 	settings := map[string]string{}
-	if o.SearchConsole != nil || len(o.Pings) > 0 {
-		for _, f := range tops {
-			key, now := "submitted "+f.URL, f.Sum+" "+fmt.Sprint(f.Bytes)
-			last, err := o.Outbox.Setting(ctx, key)
-			if err != nil {
+	// Each destination keeps its own record of what it was last told: one
+	// added later (a Search Console property, a ping, a hub) is told of
+	// every index, or of the feed, once, not only of those that change
+	// after.
+	for _, f := range tops {
+		now := f.Sum + " " + fmt.Sprint(f.Bytes)
+		if sc := o.SearchConsole; sc != nil {
+			if due, err := o.due(ctx, settings, "submitted search-console "+sc.Property+" "+f.URL, now); err != nil {
 				return err
-			}
-			if last == now && !o.Force {
-				continue
-			}
-			settings[key] = now
-			if o.SearchConsole != nil {
+			} else if due {
 				items = append(items, state.Item{Channel: "search-console", Target: f.URL})
 			}
-			for _, p := range o.Pings {
+		}
+		for _, p := range o.Pings {
+			if due, err := o.due(ctx, settings, "submitted ping "+p+" "+f.URL, now); err != nil {
+				return err
+			} else if due {
 				items = append(items, state.Item{Channel: "ping", Target: strings.ReplaceAll(p, "{sitemap}", url.QueryEscape(f.URL))})
 			}
 		}
@@ -275,13 +292,10 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 		if data, err := os.ReadFile(filepath.Join(o.Dir, feedFile)); err == nil {
 			sum := sha256.Sum256(data)
 			now := hex.EncodeToString(sum[:])
-			last, err := o.Outbox.Setting(ctx, "feed")
-			if err != nil {
-				return err
-			}
-			if last != now || o.Force {
-				settings["feed"] = now
-				for _, h := range o.Hubs {
+			for _, h := range o.Hubs {
+				if due, err := o.due(ctx, settings, "published feed "+h, now); err != nil {
+					return err
+				} else if due {
 					items = append(items, state.Item{Channel: "websub", Target: h, URLs: []string{o.PublicURL + feedFile}})
 				}
 			}

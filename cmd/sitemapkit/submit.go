@@ -35,7 +35,7 @@ func (sf *submitFlags) register(f *pflag.FlagSet, withDryRun bool) {
 	f.StringVar(&sf.s.GoogleCredentials, "google-credentials", "", "a service account's JSON key `FILE` (default $GOOGLE_APPLICATION_CREDENTIALS)")
 	f.StringVar(&sf.s.SearchConsoleEndpoint, "search-console-endpoint", "", "the Search Console API root `URL` (tests, private deployments)")
 	f.StringVar(&sf.s.GoogleTokenURL, "google-token-url", "", "Google's OAuth token endpoint `URL` (tests, private deployments)")
-	f.BoolVar(&sf.force, "force", false, "submit every index to Search Console, changed or not")
+	f.BoolVar(&sf.force, "force", false, "submit every index to Search Console (and the pings), and the feed to each hub, changed or not")
 	if withDryRun {
 		f.BoolVar(&sf.dryRun, "dry-run", false, "print every request that would be sent, and send none")
 	}

@@ -319,3 +319,27 @@ func TestSubmitKeyLocation(t *testing.T) {
 		t.Errorf("key file in --out: %q, %v", b, err)
 	}
 }
+
+// TestSubmitNewProperty: a Search Console property given later (another
+// site's property, or the domain's for the URL prefix's) is told of each
+// index once, though no index changed: it was told of none until one did.
+func TestSubmitNewProperty(t *testing.T) {
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg := filepath.Join(work, "sitemapkit.toml")
+	g := googletest.New(t)
+	creds := genWrite(t, work, "key.json", string(googletest.Credentials(g.Key, g.Email)))
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	for i, c := range []struct {
+		property string
+		puts     int // in all, so far
+	}{{"https://www.example.com/", 1}, {"https://www.example.com/", 1}, {"sc-domain:example.com", 2}, {"sc-domain:example.com", 2}} {
+		genRun(t, "", "submit", "--config", cfg, "--robots", "none", "--indexnow", "off",
+			"--search-console-property", c.property, "--google-credentials", creds,
+			"--search-console-endpoint", g.API.URL+"/webmasters/v3/", "--google-token-url", g.Token.URL+"/token").want(t, 0)
+		if puts := g.Puts(); len(puts) != c.puts {
+			t.Errorf("run %d, property %s: %d PUTs in all, want %d: %v", i+1, c.property, len(puts), c.puts, puts)
+		}
+	}
+}
