@@ -348,7 +348,9 @@ func TestFolderThroughSymlink(t *testing.T) {
 // is reported as such: "no sitemap files in this folder" was said of a
 // folder that could not be listed, and a sub-folder or a sitemap that
 // could not be read was left out unnamed (validate exited 0). A hidden
-// file that cannot be read is no sitemap, and is not named.
+// file that cannot be read is no sitemap, and is not named; nor is one
+// whose name no sitemap has (a docroot's wp-config.php, kept from the
+// user who deploys).
 func TestFolderUnreadable(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root reads a folder whatever its mode")
@@ -360,8 +362,9 @@ func TestFolderUnreadable(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, "more", "sitemap.xml"), sitetest.URLSet("https://www.example.com/b"))
 	writeFile(t, filepath.Join(dir, "shut.xml"), sitetest.URLSet("https://www.example.com/c"))
-	writeFile(t, filepath.Join(dir, ".htpasswd"), "admin:x") // hidden: no sitemap, not named
-	shut := []string{filepath.Join(dir, "more"), filepath.Join(dir, "shut.xml"), filepath.Join(dir, ".htpasswd"), dir}
+	writeFile(t, filepath.Join(dir, ".htpasswd"), "admin:x")   // hidden: no sitemap, not named
+	writeFile(t, filepath.Join(dir, "wp-config.php"), "<?php") // no sitemap's name: not named
+	shut := []string{filepath.Join(dir, "more"), filepath.Join(dir, "shut.xml"), filepath.Join(dir, ".htpasswd"), filepath.Join(dir, "wp-config.php"), dir}
 	for _, p := range shut {
 		if err := os.Chmod(p, 0); err != nil {
 			t.Fatal(err)

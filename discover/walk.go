@@ -449,8 +449,10 @@ func (w *walker) folderItems(dir string) []itemSource {
 			// It may be a sitemap: it is read as one, for its error
 			// to name it (once, where an index lists it). A hidden
 			// file (.htpasswd, .env) is none, as hidden folders are
-			// not looked into.
-			if !strings.HasPrefix(de.Name(), ".") {
+			// not looked into; nor is a file no sitemap is named as
+			// (a docroot's wp-config.php, kept from the deploying
+			// user), whose content cannot say otherwise.
+			if !strings.HasPrefix(de.Name(), ".") && sitemapName(de.Name()) {
 				others = append(others, p)
 			}
 			return nil
@@ -1052,4 +1054,21 @@ func mustAbs(p string) string {
 		return p
 	}
 	return a
+}
+
+// sitemapName reports whether a file named name may be a sitemap, for a
+// file whose content cannot be read to tell: "sitemap" in its name, or an
+// extension a sitemap, a text sitemap or a feed has (.xml, .txt, .rss,
+// .atom, compressed or not).
+func sitemapName(name string) bool {
+	name = strings.ToLower(name)
+	if strings.Contains(name, "sitemap") {
+		return true
+	}
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
+	switch filepath.Ext(name) {
+	case ".xml", ".txt", ".rss", ".atom":
+		return true
+	}
+	return false
 }

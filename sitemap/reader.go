@@ -441,13 +441,52 @@ func (r *Reader) textBeforeDecl() int {
 	if i <= 0 || i+5 >= len(b) || !isSpaceByte(b[i+5]) {
 		return 0
 	}
-	rest := b[i:]
-	for _, root := range []string{"urlset", "sitemapindex", "<rss", "<feed", "RDF"} {
-		if bytes.Contains(rest, []byte(root)) {
-			return i
-		}
+	if sitemapRootNext(b[i:]) {
+		return i
 	}
 	return 0
+}
+
+// sitemapRootNext reports whether the first element after the XML
+// declaration at the start of b is a sitemap's root (urlset,
+// sitemapindex, or a feed's rss, feed or RDF), past white space,
+// comments and processing instructions (an xml-stylesheet). A page that
+// holds a declaration and some other element after it (an SVG pasted in
+// with its declaration and its rdf:RDF metadata) is not a sitemap.
+func sitemapRootNext(b []byte) bool {
+	for {
+		for len(b) > 0 && isSpaceByte(b[0]) {
+			b = b[1:]
+		}
+		var end string
+		switch {
+		case bytes.HasPrefix(b, []byte("<?")):
+			end = "?>"
+		case bytes.HasPrefix(b, []byte("<!--")):
+			end = "-->"
+		case len(b) > 1 && b[0] == '<':
+			n := 1
+			for n < len(b) && isNameByte(b[n]) {
+				n++
+			}
+			name := b[1:n]
+			if c := bytes.LastIndexByte(name, ':'); c >= 0 {
+				name = name[c+1:]
+			}
+			switch string(name) {
+			case "urlset", "sitemapindex", "rss", "feed", "RDF":
+				return true
+			}
+			return false
+		default:
+			return false
+		}
+		j := bytes.Index(b, []byte(end))
+		if j < 0 {
+			return false
+		}
+		b = b[j+len(end):]
+	}
 }
 
 // startXML reads the prolog and the root element.

@@ -343,6 +343,13 @@ var rdCases = []rdCase{
 		notices: []string{"1:1 leading-whitespace"},
 	},
 	{
+		// A stylesheet and a comment between the declaration and the root.
+		name:    "text before the XML declaration and a stylesheet",
+		in:      "Warning: x\n<?xml version=\"1.0\"?>\n<?xml-stylesheet type=\"text/xsl\" href=\"/s.xsl\"?>\n<!-- by a plugin -->\n<urlset " + ns + "><url><loc>http://a.example/</loc></url></urlset>",
+		locs:    []string{"http://a.example/"},
+		notices: []string{"1:1 leading-whitespace"},
+	},
+	{
 		name:    "text before the XML declaration of an index",
 		in:      "Notice: Undefined index: page\n<?xml version='1.0' encoding='UTF-8'?><sitemapindex " + ns + "><sitemap><loc>http://a.example/s.xml</loc></sitemap></sitemapindex>",
 		locs:    []string{"http://a.example/s.xml"},
@@ -586,6 +593,9 @@ var rdCases = []rdCase{
 	{name: "HTML lower-case doctype", in: "\n\n<!doctype html><html lang=en>", err: sitemap.ErrHTML, errPos: "3:1", notices: []string{"1:1 leading-whitespace"}},
 	// An XML declaration in a page, but no sitemap after it: the page.
 	{name: "HTML with an XML declaration inside", in: "<html><body><pre><?xml version=\"1.0\"?></pre></body></html>", err: sitemap.ErrHTML, errPos: "1:1"},
+	// An SVG pasted into a page with its declaration, and the rdf:RDF of
+	// its metadata: the element after the declaration is no sitemap's.
+	{name: "HTML with an inline SVG and its declaration", in: "<html><body>\n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><metadata><rdf:RDF/></metadata></svg></body></html>", err: sitemap.ErrHTML, errPos: "1:1"},
 	{name: "HTML without doctype", in: "<html lang=en><head><title>x</title></head></html>", err: sitemap.ErrHTML, errPos: "1:1"},
 	{name: "XHTML", in: `<?xml version="1.0"?>` + "\n" + `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html xmlns="http://www.w3.org/1999/xhtml"/>`, err: sitemap.ErrHTML, errPos: "2:1"},
 	{name: "HTML root with namespace", in: `<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>`, err: sitemap.ErrHTML, errPos: "1:1"},

@@ -118,10 +118,11 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		}
 		o.IndexNow.Key = key
 	}
-	if in := o.IndexNow; in != nil && in.KeyLocation == nil && o.PublicURL != "" && o.PublicURL != o.Base {
+	if in := o.IndexNow; in != nil && in.KeyLocation == nil && o.PublicURL != "" {
 		// The key file is published with the set, at PublicURL: the
 		// request names it there. IndexNow then takes URLs under that
 		// folder alone, and the set's are (the protocol's scope rule).
+		// PublicURL may be Base, and Base a folder below the root.
 		if pu, err := url.Parse(o.PublicURL); err == nil {
 			c := *in // the caller's is left as it was
 			c.KeyLocation = func(scheme, host string) string {

@@ -288,35 +288,48 @@ func TestSubmitTooManyRequests(t *testing.T) {
 // key file is published there, and the IndexNow request names it there
 // (it named https://host/KEY.txt, where there was none: every request was
 // refused, and stayed pending); the set's URLs are all under that folder,
-// the ones IndexNow takes for such a key.
+// the ones IndexNow takes for such a key. A --base with a path and no
+// --public-url is such a folder too: --out is served at --base.
 func TestSubmitKeyLocation(t *testing.T) {
-	work := t.TempDir()
-	out, list := filepath.Join(work, "out"), filepath.Join(work, "urls.txt")
-	public := genBase + "docs/"
-	n := newNotifyServers(t)
-	set := []string{"--base", genBase, "--public-url", public, "--out", out, "--state", filepath.Join(work, "state.db")}
-	for _, pages := range [][]string{{"a", "b"}, {"a", "b", "c"}} {
-		var b strings.Builder
-		for _, p := range pages {
-			b.WriteString(public + p + "\n")
-		}
-		if err := os.WriteFile(list, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		genRun(t, "", append([]string{"generate", "-q"}, append(set, list)...)...).want(t, 0)
-		genRun(t, "", append([]string{"submit", "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow"}, set...)...).want(t, 0)
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if len(n.indexnow) != 1 {
-		t.Fatalf("%d IndexNow requests, want 1 (the second run's)", len(n.indexnow))
-	}
-	key, _ := n.indexnow[0]["key"].(string)
-	if got, want := n.indexnow[0]["keyLocation"], public+key+".txt"; got != want {
-		t.Errorf("keyLocation %v, want %s", got, want)
-	}
-	if b, err := os.ReadFile(filepath.Join(out, key+".txt")); err != nil || string(b) != key {
-		t.Errorf("key file in --out: %q, %v", b, err)
+	for _, c := range []struct{ name, base, public string }{
+		{"public-url below the root", genBase, genBase + "docs/"},
+		{"base below the root", genBase + "blog/", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			work := t.TempDir()
+			out, list := filepath.Join(work, "out"), filepath.Join(work, "urls.txt")
+			public := c.public
+			set := []string{"--base", c.base, "--out", out, "--state", filepath.Join(work, "state.db")}
+			if public == "" {
+				public = c.base
+			} else {
+				set = append(set, "--public-url", public)
+			}
+			n := newNotifyServers(t)
+			for _, pages := range [][]string{{"a", "b"}, {"a", "b", "c"}} {
+				var b strings.Builder
+				for _, p := range pages {
+					b.WriteString(public + p + "\n")
+				}
+				if err := os.WriteFile(list, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				genRun(t, "", append([]string{"generate", "-q"}, append(set, list)...)...).want(t, 0)
+				genRun(t, "", append([]string{"submit", "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow"}, set...)...).want(t, 0)
+			}
+			n.mu.Lock()
+			defer n.mu.Unlock()
+			if len(n.indexnow) != 1 {
+				t.Fatalf("%d IndexNow requests, want 1 (the second run's)", len(n.indexnow))
+			}
+			key, _ := n.indexnow[0]["key"].(string)
+			if got, want := n.indexnow[0]["keyLocation"], public+key+".txt"; got != want {
+				t.Errorf("keyLocation %v, want %s", got, want)
+			}
+			if b, err := os.ReadFile(filepath.Join(out, key+".txt")); err != nil || string(b) != key {
+				t.Errorf("key file in --out: %q, %v", b, err)
+			}
+		})
 	}
 }
 
