@@ -115,33 +115,28 @@ func TestLinksCut(t *testing.T) {
 	}
 }
 
-// TestResolveIDN: a link or canonical to a host written in Unicode is the
-// host's ASCII form, not refused.
-func TestResolveIDN(t *testing.T) {
-	base, _ := url.Parse("http://bücher.example/a/")
-	for ref, want := range map[string]string{
-		"http://bücher.example/page":    "http://xn--bcher-kva.example/page",
-		"https://BÜCHER.example:8443/x": "https://xn--bcher-kva.example:8443/x",
-		"b":                             "http://xn--bcher-kva.example/a/b",
+// TestResolve: a link or canonical to a host written in Unicode is the
+// host's ASCII form, not refused; an href broken over lines (or holding a
+// tab) is the URL a browser follows, without them (it was refused, and a
+// page linked only so was never found).
+func TestResolve(t *testing.T) {
+	for base, refs := range map[string]map[string]string{
+		"http://bücher.example/a/": {
+			"http://bücher.example/page":    "http://xn--bcher-kva.example/page",
+			"https://BÜCHER.example:8443/x": "https://xn--bcher-kva.example:8443/x",
+			"b":                             "http://xn--bcher-kva.example/a/b",
+		},
+		"https://www.example.com/a/": {
+			"/products/very-long-\nname?page=2":   "https://www.example.com/products/very-long-name?page=2",
+			"\thttps://www.example.com/x\r\n/y\t": "https://www.example.com/x/y",
+			"b\tc":                                "https://www.example.com/a/bc",
+		},
 	} {
-		if got, ok := resolve(base, ref); !ok || got != want {
-			t.Errorf("resolve(%q) = %q, %v; want %q", ref, got, ok, want)
-		}
-	}
-}
-
-// TestResolveLineBreaks: an href broken over lines (or holding a tab) is
-// the URL a browser follows, without them; it was refused, and a page
-// linked only so was never found.
-func TestResolveLineBreaks(t *testing.T) {
-	base, _ := url.Parse("https://www.example.com/a/")
-	for ref, want := range map[string]string{
-		"/products/very-long-\nname?page=2":   "https://www.example.com/products/very-long-name?page=2",
-		"\thttps://www.example.com/x\r\n/y\t": "https://www.example.com/x/y",
-		"b\tc":                                "https://www.example.com/a/bc",
-	} {
-		if got, ok := resolve(base, ref); !ok || got != want {
-			t.Errorf("resolve(%q) = %q, %v; want %q", ref, got, ok, want)
+		u, _ := url.Parse(base)
+		for ref, want := range refs {
+			if got, ok := resolve(u, ref); !ok || got != want {
+				t.Errorf("resolve(%q) = %q, %v; want %q", ref, got, ok, want)
+			}
 		}
 	}
 }
