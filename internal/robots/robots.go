@@ -217,8 +217,10 @@ func (r *Robots) Allowed(userAgent, rawURL string) bool {
 			path = u.Opaque
 		}
 	}
-	if path == "" {
-		path = "/"
+	if path == "" || path[0] == '?' {
+		// An empty path is "/" (RFC 3986 §6.2.3): "http://host?q" is
+		// "/?q", which "Disallow: /" covers.
+		path = "/" + path
 	}
 	// robots.txt itself is always allowed (RFC 9309 §2.2.2).
 	if path == "/robots.txt" {

@@ -138,6 +138,22 @@ func TestMergedGroupsAndOurAgent(t *testing.T) {
 	}
 }
 
+// TestEmptyPathIsSlash: a URL with no path ("http://host?q") has the
+// path "/" (RFC 3986 §6.2.3), which "Disallow: /" covers.
+func TestEmptyPathIsSlash(t *testing.T) {
+	r := Parse([]byte("user-agent: *\ndisallow: /\nallow: /$\n"), nil)
+	for _, u := range []string{"http://example.com?q=1", "https://example.com?", "?q=1"} {
+		if r.Allowed(ua, u) {
+			t.Errorf("%s allowed, want disallowed (its path is /?...)", u)
+		}
+	}
+	for _, u := range []string{"http://example.com", "http://example.com/"} {
+		if !r.Allowed(ua, u) {
+			t.Errorf("%s disallowed, want allowed (allow: /$)", u)
+		}
+	}
+}
+
 func TestPercentEncodingNormalised(t *testing.T) {
 	r := Parse([]byte("user-agent: *\ndisallow: /%7Euser/\ndisallow: /ümlaut\ndisallow: /a%2fb\n"), nil)
 	for _, p := range []string{"/~user/x", "/%7euser/x", "/%C3%BCmlaut.html", "/a%2Fb"} {
