@@ -86,9 +86,11 @@ func NewFetcher(o Options) *Fetcher {
 	return f
 }
 
-// robotsFor fetches (once) the robots.txt of u's scheme and host.
+// robotsFor fetches (once) the robots.txt of u's scheme and host: once
+// for every spelling of the host (capitals, the default port), or a
+// sitemap listing the site in as many spellings would fetch it as often.
 func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
-	key := u.Scheme + "://" + u.Host
+	key := robotsKey(u)
 	if f.o.Robots != "" {
 		key = "" // one file stands for every host's
 	}
@@ -152,6 +154,21 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 		}
 	}
 	return e
+}
+
+// robotsKey names the robots.txt of u: its scheme and its host, in lower
+// case and without the scheme's default port.
+func robotsKey(u *url.URL) string {
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if port == "" || scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		port = ""
+	} else {
+		port = ":" + port
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return scheme + "://" + host + port
 }
 
 // robotsFile reads Options.Robots into e: a file that cannot be read is

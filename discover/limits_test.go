@@ -3,6 +3,7 @@ package discover_test
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -222,6 +223,33 @@ func TestRobotsCutOff(t *testing.T) {
 	ok, why := f.Allowed(t.Context(), site.URL+"/s.xml", "sitemapkit")
 	if ok || !strings.Contains(why, "robots.txt could not be read") {
 		t.Errorf("Allowed = %v, %q; want false, robots.txt could not be read", ok, why)
+	}
+}
+
+// TestRobotsOncePerSpelling: the URLs of one site spelled otherwise (the
+// host in capitals, the default port) share its robots.txt, fetched once:
+// a sitemap listing the site in a thousand spellings must not make a
+// thousand fetches.
+func TestRobotsOncePerSpelling(t *testing.T) {
+	if _, err := net.LookupHost("localhost"); err != nil {
+		t.Skipf("localhost does not resolve: %v", err)
+	}
+	site := sitetest.New(t)
+	site.Page("/robots.txt", "User-agent: *\nDisallow: /\n")
+	base := strings.Replace(site.URL, "127.0.0.1", "localhost", 1)
+	f := discover.NewFetcher(discover.Options{})
+	for _, u := range []string{
+		base + "/a",
+		strings.Replace(base, "localhost", "LOCALHOST", 1) + "/b",
+		strings.Replace(base, "localhost", "LocalHost", 1) + "/c",
+		strings.Replace(base, "http://", "HTTP://", 1) + "/d",
+	} {
+		if ok, _ := f.Allowed(t.Context(), u, "sitemapkit"); ok {
+			t.Errorf("%s allowed, want disallowed", u)
+		}
+	}
+	if n := site.Hits("/robots.txt"); n != 1 {
+		t.Errorf("robots.txt fetched %d times, want 1", n)
 	}
 }
 
