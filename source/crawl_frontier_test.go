@@ -115,6 +115,20 @@ func TestLinksCut(t *testing.T) {
 	}
 }
 
+// TestBaseLineBreaks: a <base href> broken over lines is the base a
+// browser takes, without them, as any href is (see TestResolve): the
+// page's links are resolved against it, not against the page's URL.
+func TestBaseLineBreaks(t *testing.T) {
+	u, _ := url.Parse("https://www.example.com/page")
+	h, err := parseHead(strings.NewReader("<head><base href=\"https://www.example.com/blog/\n\tposts/\"></head><a href=\"x\">x</a>"), u, headWant{links: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "https://www.example.com/blog/posts/x"; len(h.links) != 1 || h.links[0].url != want {
+		t.Errorf("links %+v, want %s", h.links, want)
+	}
+}
+
 // TestResolve: a link or canonical to a host written in Unicode is the
 // host's ASCII form, not refused; an href broken over lines (or holding a
 // tab) is the URL a browser follows, without them (it was refused, and a

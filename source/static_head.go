@@ -162,7 +162,7 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 				continue
 			}
 			baseSet = true
-			if u, err := pageURL.Parse(strings.TrimSpace(attrs[0])); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+			if u, err := pageURL.Parse(cleanHref(attrs[0])); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
 				base = u
 			}
 		case inHead && a == atom.Link:
@@ -304,22 +304,28 @@ func robotsNoindex(content string) bool {
 	return false
 }
 
-// resolve makes ref absolute against base and normalises it, refusing what
-// cannot be a page or image in a sitemap: empty, data:, javascript:,
-// mailto: and other non-HTTP references, and what loc.Normalize refuses.
-func resolve(base *url.URL, ref string) (string, bool) {
-	ref = strings.TrimSpace(ref)
-	if strings.ContainsAny(ref, "\t\n\r") {
-		// A browser drops tabs and line ends anywhere in a URL (the
-		// WHATWG URL standard): an href broken over lines in the HTML
-		// is the URL on one line, where url.Parse would refuse it.
-		ref = strings.Map(func(r rune) rune {
+// cleanHref trims href and drops its tabs and line ends: a browser drops
+// them anywhere in a URL (the WHATWG URL standard), so an href broken over
+// lines in the HTML is the URL on one line, where url.Parse would refuse
+// it.
+func cleanHref(href string) string {
+	href = strings.TrimSpace(href)
+	if strings.ContainsAny(href, "\t\n\r") {
+		href = strings.Map(func(r rune) rune {
 			if r == '\t' || r == '\n' || r == '\r' {
 				return -1
 			}
 			return r
-		}, ref)
+		}, href)
 	}
+	return href
+}
+
+// resolve makes ref absolute against base and normalises it, refusing what
+// cannot be a page or image in a sitemap: empty, data:, javascript:,
+// mailto: and other non-HTTP references, and what loc.Normalize refuses.
+func resolve(base *url.URL, ref string) (string, bool) {
+	ref = cleanHref(ref)
 	if ref == "" {
 		return "", false
 	}
