@@ -36,7 +36,7 @@ type Options struct {
 	// names it at PublicURL (unless KeyLocation is set).
 	IndexNow *IndexNow
 	// WebSub and Hubs: each hub is told when the feed (feed.xml in Dir)
-	// changed.
+	// changed since it was last told (a hub given later is told once).
 	WebSub *WebSub
 	Hubs   []string
 	// SearchConsole, when set, is asked to read each index whose bytes
@@ -44,7 +44,8 @@ type Options struct {
 	SearchConsole *SearchConsole
 	// Pings are URL templates of engines that still take a ping, with
 	// {sitemap} for the escaped URL of the index: called (GET) when an
-	// index changed, like Search Console. Never a default: Google's and
+	// index changed since that ping was last called for it, like Search
+	// Console. Never a default: Google's and
 	// Bing's are gone.
 	Pings  []string
 	Client *http.Client // for pings
