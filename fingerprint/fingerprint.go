@@ -270,6 +270,11 @@ func (c *collector) start(tag string, attrs []html.Attribute) {
 		return
 	}
 	c.boundary()
+	if c.head > 0 && !inHead(tag) {
+		// </head> and <body> may be left out: any other element ends the
+		// head, as browsers (and the tree pass's parser) read it.
+		c.head = 0
+	}
 	switch tag {
 	case "main":
 		if !c.selected {
@@ -324,6 +329,16 @@ func (c *collector) start(tag string, attrs []html.Attribute) {
 			}
 		}
 	}
+}
+
+// inHead reports whether tag is one a <head> holds; any other ends it.
+func inHead(tag string) bool {
+	switch tag {
+	case "head", "html", "title", "meta", "link", "base", "basefont", "bgsound",
+		"script", "style", "noscript", "noframes", "template":
+		return true
+	}
+	return false
 }
 
 func skipped(tag string) bool {

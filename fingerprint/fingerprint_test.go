@@ -130,6 +130,16 @@ func TestMainArticleBody(t *testing.T) {
 	if sum(t, h, body) == sum(t, h, `<body><header>h1</header><p>text!</p><aside>a1</aside><footer>f1</footer></body>`) {
 		t.Error("the body's text did not count")
 	}
+	// </head> is optional: <body>, or any element a head does not hold,
+	// ends it, and the body's text counts.
+	for _, p := range []string{
+		`<html><head><title>t</title><body><p>%s</p></body></html>`,
+		`<head><title>t</title><meta name="description" content="d"><p>%s</p>`,
+	} {
+		if sum(t, h, strings.Replace(p, "%s", "one", 1)) == sum(t, h, strings.Replace(p, "%s", "two", 1)) {
+			t.Errorf("%s: without </head>, the body's text did not count", p)
+		}
+	}
 	if sum(t, h, "<p>a b</p>") != sum(t, h, "<p>a\n\t b</p>") || sum(t, h, "<p>a</p><p>b</p>") == sum(t, h, "<p>ab</p>") {
 		t.Error("whitespace is not normalised, or a tag does not separate words")
 	}
@@ -178,6 +188,8 @@ var samePages = []string{
 	`<html><head><script type="application/ld+json">{"x":1}</script></head><body><nav>n</nav><p>y &amp; z</p></body></html>`,
 	`<html><head></head><body><p>caf&eacute; na&iuml;ve</p><svg><title>icon</title></svg></body></html>`,
 	`<html><head></head><body><template><p>t</p></template><noscript>ns</noscript><p>kept</p></body></html>`,
+	`<html><head><title>t</title><body><p>no end of head</p></body></html>`,
+	`<head><title>t</title><link rel="canonical" href="/c"><div>no body tag</div><img src="i.png" alt="i">`,
 }
 
 func TestPassesAgree(t *testing.T) {
