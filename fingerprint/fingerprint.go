@@ -200,7 +200,10 @@ func (c *collector) token(z *html.Tokenizer, tt html.TokenType) {
 			}
 		}
 		c.start(tag, attrs)
-		if tt == html.SelfClosingTagToken || isVoid(tag) {
+		// "/>" closes a void element, or one of SVG; <script/>, <style/>,
+		// <noscript/> and <template/> stay open to their end tag, as the
+		// tokenizer reads what follows them (and browsers hide it).
+		if isVoid(tag) || tt == html.SelfClosingTagToken && (tag == "svg" || !skipped(tag)) {
 			c.end(tag)
 		}
 	case html.EndTagToken:
