@@ -81,6 +81,86 @@ func (c *crawlFlags) check() error {
 	return errors.New(strings.Join(errs, "\n  "))
 }
 
+// applyTo puts the crawl flags given over the crawl sources of cfg, the
+// file's (the flags' own --crawl source is made from them later), as
+// flags override the file's settings: --max-pages 10 limits the file's
+// crawl too. --crawl-log and --crawl-dir name one file and one folder:
+// they go to --crawl's crawl, or, without one, to the file's crawl source
+// when it has exactly one. A crawl flag with nothing to crawl is refused,
+// not ignored.
+func (c *crawlFlags) applyTo(flags *pflag.FlagSet, cfg *config.Config) error {
+	var given []string
+	flags.Visit(func(f *pflag.Flag) {
+		if f.Name != "crawl" && f.Name != "resume" && crawlFlag(f.Name) {
+			given = append(given, "--"+f.Name)
+		}
+	})
+	if len(given) == 0 {
+		return nil
+	}
+	var files []*config.Source
+	for _, ss := range append([][]config.Source{cfg.Sources}, groupSources(cfg)...) {
+		for i := range ss {
+			if ss[i].Type == config.TypeCrawl {
+				files = append(files, &ss[i])
+			}
+		}
+	}
+	if len(files) == 0 {
+		if len(c.starts) == 0 {
+			return fmt.Errorf("%s: a crawl setting, and nothing is crawled (give --crawl URL, or a crawl source in the config file)", given[0])
+		}
+		return nil
+	}
+	// The values of the flags alone; the file's sources have their starts.
+	starts := c.starts
+	if len(starts) == 0 {
+		c.starts = []string{"https://www.example.com/"}
+	}
+	err := c.check()
+	c.starts = starts
+	if err != nil {
+		return err
+	}
+	for _, name := range []string{"crawl-log", "crawl-dir"} {
+		if flags.Changed(name) && len(c.starts) == 0 && len(files) > 1 {
+			return fmt.Errorf("--%s names one crawl's, and the config file has %d crawl sources: set %s in each", name, len(files), strings.ReplaceAll(name, "-", "_"))
+		}
+	}
+	for _, s := range files {
+		set := func(name string, apply func()) {
+			if flags.Changed(name) {
+				apply()
+			}
+		}
+		set("crawl-host", func() { s.Hosts = c.hosts })
+		set("concurrency", func() { s.Concurrency = c.concurrency })
+		set("rate", func() { r := c.rate; s.Rate = &r })
+		set("max-pages", func() { s.MaxPages = c.maxPages })
+		set("max-depth", func() { s.MaxDepth = c.maxDepth })
+		set("crawl-files", func() { s.IncludeFiles = c.files })
+		set("skip-nofollow", func() { s.SkipNofollow = c.skipNofollow })
+		set("render", func() { s.Render = c.render })
+		set("crawl-budget", func() { s.Budget = c.budget.String() })
+		if len(c.starts) == 0 {
+			set("crawl-log", func() { s.CrawlLog = c.log })
+			set("crawl-dir", func() { s.CrawlDir = c.dir })
+		}
+	}
+	return nil
+}
+
+// crawlFlag reports whether name is one of the crawl's flags (register's,
+// --crawl and --resume included).
+func crawlFlag(name string) bool {
+	if name == "crawl" {
+		return true
+	}
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	(&crawlFlags{}).register(fs)
+	return fs.Lookup(name) != nil
+}
+
 // source is the crawl as a config source.
 func (c *crawlFlags) source() config.Source {
 	s := config.Source{Type: config.TypeCrawl, Paths: c.starts, Hosts: c.hosts, Concurrency: c.concurrency,

@@ -178,6 +178,40 @@ func TestGenerateCrawl(t *testing.T) {
 	}
 }
 
+// TestGenerateCrawlFlagsOverConfig: the crawl flags given with a config
+// file override its crawl sources' keys, as flags override the file's
+// settings (limits.md names --max-pages the flag of max_pages): they were
+// ignored without --crawl, and --max-pages 1 crawled the whole site. A
+// crawl flag with nothing to crawl is refused, not ignored.
+func TestGenerateCrawlFlagsOverConfig(t *testing.T) {
+	s := crawlTestSite(t)
+	dir := t.TempDir()
+	cfg := genWrite(t, dir, "sitemapkit.toml", "base = \""+s.URL+"/\"\nout = \"out\"\n[[source]]\ntype = \"crawl\"\npaths = [\""+s.URL+"/\"]\nrate = 0\ncrawl_dir = \"crawl\"\n")
+	log := filepath.Join(t.TempDir(), "crawl.jsonl")
+	r := genRun(t, "", "generate", "--config", cfg, "--max-pages", "1", "--crawl-log", log)
+	r.want(t, 0)
+	if got := genLocs(genPublished(t, filepath.Join(dir, "out"), "sitemap.xml")); !slices.Equal(got, []string{s.URL + "/"}) {
+		t.Errorf("--max-pages 1 over the config's crawl: published %v, want the start alone\n%s", got, r.stdout)
+	}
+	if _, err := os.Stat(log); err != nil {
+		t.Errorf("--crawl-log over the config's one crawl source: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", cfg, "--max-pages", "0"}, "generate: --max-pages 0: at least 1 page"},
+		{[]string{"--base", s.URL + "/", "--out", filepath.Join(dir, "out2"), "--max-pages", "5", genWrite(t, dir, "urls.txt", s.URL+"/\n")},
+			"generate: --max-pages: a crawl setting, and nothing is crawled"},
+	} {
+		r := genRun(t, "", append([]string{"generate"}, c.args...)...)
+		r.want(t, exitUsage)
+		if !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q: stderr\n%s\nwant %q", c.args, r.stderr, c.want)
+		}
+	}
+}
+
 // TestCrawlCommandResume: a crawl interrupted (its context cancelled, as
 // Ctrl-C does) says how to carry on; run again with --resume in the same
 // folder, it prints every page, those found before the stop included, and

@@ -442,6 +442,9 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 			}
 		}
 	}
+	if err := o.crawl.applyTo(flags, cfg); err != nil {
+		return nil, 0, &usageError{msg: "generate: " + err.Error(), hint: "sitemapkit generate --help"}
+	}
 	if o.inputEncoding != "" {
 		// The file's files sources without an encoding of their own
 		// are read in the one given, as its inputs are.

@@ -143,8 +143,9 @@ func printSummary(a *app, o publish.Options, res *publish.Result, rep *refusals,
 	case 1:
 		fmt.Fprintf(w, "Submit: %s\n", res.Indexes[0])
 	default:
+		// --max-urls bounds an index's sitemaps as it bounds a file's URLs.
 		fmt.Fprintf(w, "Submit each of these %d index files (one index holds at most %s sitemaps):\n",
-			len(res.Indexes), group(sitemap.MaxURLs))
+			len(res.Indexes), group(o.WithDefaults().MaxURLs))
 		for _, u := range res.Indexes {
 			fmt.Fprintf(w, "  %s\n", u)
 		}

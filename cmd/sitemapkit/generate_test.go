@@ -542,3 +542,16 @@ func TestGenerateUnclosedQuote(t *testing.T) {
 		genSameSnapshot(t, before, genSnapshot(t, dir))
 	}
 }
+
+// TestGenerateSecondIndexSummary: past --max-urls sitemaps an index is
+// split (the flag bounds an index's sitemaps as a file's URLs), and the
+// summary says how many one index holds: it said 50,000 whatever the flag.
+func TestGenerateSecondIndexSummary(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	r := genRun(t, "", "generate", "--base", genBase, "--out", out, "--max-urls", "2", genWrite(t, dir, "urls.txt", genNumbered(5, "p")))
+	r.want(t, exitOK)
+	if !strings.Contains(r.stdout, "Submit each of these 2 index files (one index holds at most 2 sitemaps):") {
+		t.Errorf("summary:\n%s", r.stdout)
+	}
+}

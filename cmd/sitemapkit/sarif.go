@@ -100,8 +100,8 @@ func sarifLevel(s lint.Severity) string {
 // so a finding about a whole document points at its line 1, and a set-wide
 // finding at the first document read. Local files are named relative to the
 // working folder, as code scanning names a repository's files, and
-// others as file: URIs.
-func sarifReport(rep *lint.Report, quiet bool) *sarifLog {
+// others as file: URIs. listed says which findings are results (-q's).
+func sarifReport(rep *lint.Report, listed func(lint.Diagnostic) bool) *sarifLog {
 	rules := lint.Rules()
 	index := make(map[string]int, len(rules))
 	driver := sarifDriver{Name: "sitemapkit", Version: version(), InformationURI: "https://github.com/sitemapkit/sitemapkit"}
@@ -129,7 +129,7 @@ func sarifReport(rep *lint.Report, quiet bool) *sarifLog {
 	wd, _ := os.Getwd()
 	results := []sarifResult{}
 	for _, d := range rep.Diagnostics {
-		if quiet && d.Severity != lint.Error {
+		if !listed(d) {
 			continue
 		}
 		file := d.File

@@ -122,13 +122,23 @@ EXIT STATUS
 	f.Var(&enumFlag{p: &o.format, names: validateFormats, def: "text"}, "format", "output format: text, json, github (workflow annotations) or sarif (SARIF 2.1.0, for GitHub code scanning)")
 	f.StringArrayVar(&o.ignore, "ignore", nil, "leave out the findings of this `RULE` (repeatable; sitemapkit help rules lists them)")
 	f.Var(&enumFlag{p: &o.failOn, names: []string{"error", "warning"}, def: "error"}, "fail-on", "exit 1 on errors, or on warnings too")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print the errors only: no warnings, infos or summary")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print the errors only (and the warnings, with --fail-on warning): no infos or summary")
 	f.BoolVar(&o.listRules, "list-rules", false, "print the rules it checks (as sitemapkit help rules does), and exit")
 	f.IntVar(&o.maxPerRule, "max-per-rule", 100, "list at most this many findings of one rule in one file, and of one rule about whole documents (fetch errors) across the walk (all are counted); 0: no limit")
 	addSiteFlags(f, &o.site)
 	f.StringVar(&o.site.Robots, "robots", "", "judge sitemaps and URLs by this robots.txt `FILE` instead of fetching the site's (e.g. the one deployed with a build folder)")
 	f.StringVar(&o.robotsAgent, "robots-agent", "Googlebot", "the crawler whose robots.txt group URLs are judged by (url-blocked-by-robots); \"\" judges none")
 	return cmd
+}
+
+// listed reports whether d is printed: with -q, only what fails the run
+// (errors, and warnings too with --fail-on warning), so that a run that
+// fails always says why.
+func (o *validateOptions) listed(d lint.Diagnostic) bool {
+	if !o.quiet {
+		return true
+	}
+	return d.Severity == lint.Error || o.failOn == "warning" && d.Severity == lint.Warning
 }
 
 // validateFormats are validate's --format values.
@@ -149,13 +159,13 @@ func runValidate(ctx context.Context, a *app, o *validateOptions, args []string)
 			return err
 		}
 	} else if o.format == "sarif" {
-		if err := writeJSON(w, sarifReport(rep, o.quiet)); err != nil {
+		if err := writeJSON(w, sarifReport(rep, o.listed)); err != nil {
 			return err
 		}
 	} else {
 		for _, d := range rep.Diagnostics {
 			switch {
-			case o.quiet && d.Severity != lint.Error:
+			case !o.listed(d):
 			case o.format == "github":
 				fmt.Fprintln(w, githubAnnotation(d))
 			default:

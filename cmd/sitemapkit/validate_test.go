@@ -452,3 +452,29 @@ func TestValidateScopeNoteEscaped(t *testing.T) {
 		t.Errorf("the note does not show the name escaped:\n%s", out)
 	}
 }
+
+// TestValidateQuietFailOnWarning: with -q and --fail-on warning, a set
+// whose only findings are warnings fails the run, so -q must still list
+// them; it listed errors alone, and the run exited 1 saying nothing.
+func TestValidateQuietFailOnWarning(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "sitemap.xml", xmlURLSet(`<url><loc>`+vbase+`</loc><image:image><image:loc>`+vbase+`a.jpg</image:loc><image:caption>x</image:caption></image:image></url>`))
+	for _, format := range []string{"text", "github", "sarif"} {
+		finding := "deprecated-tag]"
+		switch format {
+		case "github":
+			finding = "title=deprecated-tag::"
+		case "sarif":
+			finding = `"ruleId": "deprecated-tag"`
+		}
+		code, out, errOut := sk(t, "validate", "-q", "--fail-on", "warning", "--format", format, p)
+		if code != exitInputErrors || !strings.Contains(out, finding) {
+			t.Errorf("--format %s: exit %d, want 1 with the warning that fails the run listed\nstdout: %s\nstderr: %s", format, code, out, errOut)
+		}
+		// Without --fail-on warning, -q lists errors alone, and the run passes.
+		code, out, errOut = sk(t, "validate", "-q", "--format", format, p)
+		if code != exitOK || strings.Contains(out, finding) {
+			t.Errorf("--format %s without --fail-on: exit %d, want 0 and no finding\nstdout: %s\nstderr: %s", format, code, out, errOut)
+		}
+	}
+}
