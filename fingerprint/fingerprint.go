@@ -25,6 +25,7 @@
 package fingerprint
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -83,7 +84,7 @@ func New(o Options) (*Hasher, error) {
 // most MaxPage bytes: a longer page is ErrTooLarge). Any bytes are a page:
 // HTML parses as browsers do, so only reading can fail.
 func (h *Hasher) HTML(r io.Reader) (uint64, error) {
-	lr := &io.LimitedReader{R: r, N: MaxPage + 1}
+	lr := &io.LimitedReader{R: skipBOM(r), N: MaxPage + 1}
 	var c collector
 	c.init()
 	c.selected = h.content != nil
@@ -551,3 +552,23 @@ func mix(x uint64) uint64 {
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
 }
+
+// skipBOM returns r without a UTF-8 byte order mark at its start: an
+// editor that adds or drops one does not change the page, whose first
+// text the mark would otherwise join.
+func skipBOM(r io.Reader) io.Reader {
+	var b [3]byte
+	n, err := io.ReadFull(r, b[:])
+	if n == len(b) && string(b[:]) == "\ufeff" {
+		return r
+	}
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return io.MultiReader(bytes.NewReader(b[:n]), errReader{err})
+	}
+	return io.MultiReader(bytes.NewReader(b[:n]), r)
+}
+
+// errReader is a reader that fails with its error.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

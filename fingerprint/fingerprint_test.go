@@ -209,6 +209,24 @@ func TestPassesAgree(t *testing.T) {
 	}
 }
 
+// TestBOM: a byte order mark added or dropped (by an editor, a build
+// tool) is no change of the page, in either pass; it joined the page's
+// first text.
+func TestBOM(t *testing.T) {
+	stream, _ := New(Options{})
+	tree, _ := New(Options{Ignore: ".no-such-class"})
+	for _, p := range []string{"<!DOCTYPE html><p>one</p>", "one", page{}.html(), ""} {
+		for _, h := range []*Hasher{stream, tree} {
+			if a, b := sum(t, h, p), sum(t, h, "\ufeff"+p); a != b {
+				t.Errorf("%q: %x without a BOM, %x with one", p, a, b)
+			}
+		}
+	}
+	if sum(t, stream, "\ufeff<p>one</p>") == sum(t, stream, "\ufeff<p>two</p>") {
+		t.Error("a change after the BOM is not seen")
+	}
+}
+
 // endless is a reader of n bytes of text.
 type endless struct{ n int64 }
 
