@@ -11,13 +11,18 @@ import (
 // Latin1 percent-encodes the non-ASCII characters of raw's path, query and
 // fragment as ISO-8859-1 bytes instead of UTF-8 ("ü" becomes %FC, as in
 // sitemaps.org's example for a server that serves ISO-8859-1 URLs). The
-// host is left to Normalize (punycode); escapes already in raw are kept.
+// host is left to Normalize (punycode); a relative reference ("/café",
+// resolved later) has none, even with a "://" in its query or path (a
+// redirect's target), so all of it is encoded. Escapes already in raw are
+// kept.
 // Normalize keeps what Latin1 wrote: it is the choice of a site that asks
 // for it, never a default. A character ISO-8859-1 has no byte for is a
 // *sitemap.Violation with RuleInvalidURL.
 func Latin1(raw string) (string, error) {
 	start := 0
-	if i := strings.Index(raw, "://"); i >= 0 {
+	// "://" starts an authority only after a scheme: before any "/", "?"
+	// or "#" (RFC 3986 §3).
+	if i := strings.Index(raw, "://"); i >= 0 && !strings.ContainsAny(raw[:i], "/?#") {
 		k := strings.IndexAny(raw[i+3:], "/?#")
 		if k < 0 {
 			return raw, nil
