@@ -627,7 +627,7 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	if err != nil {
 		return err
 	}
-	cfg.Stdin = a.stdin
+	cfg.Stdin = interruptible(ctx, a.stdin)
 	// The databases the command reads: linked here, not by source.
 	cfg.SQLDrivers = []source.SQLDriver{sqlite.Driver{}, postgres.Driver{}}
 	cfg.UserAgent = discover.UserAgent(version())
@@ -952,6 +952,9 @@ func addInput(ctx context.Context, b *publish.Builder, tr *tracker, seen *publis
 		}
 	}
 	switch {
+	case ctx.Err() != nil && (err != nil || ahead.Err() != nil):
+		// An input cut short by the signal (see interruptible).
+		return ctx.Err()
 	case err == nil:
 		// The stream is over: what its sources counted is final.
 		*notes = append(*notes, inputNotes(src)...)
