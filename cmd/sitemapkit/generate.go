@@ -521,6 +521,21 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 		}
 		add("INPUT", config.Source{Type: config.TypeFiles, Paths: args, Format: o.inputFormat, Encoding: o.inputEncoding})
 	}
+	// The settings of one kind of input, given without it, would be
+	// ignored without a word: refused.
+	for kind, names := range map[string][]string{"--dir": {"strip-html", "include-files", "exclude-files", "images"}, "--log": {"keep-param"}} {
+		given := kind == "--dir" && len(o.dirs) > 0 || kind == "--log" && len(o.logs) > 0
+		for _, name := range names {
+			if flags.Changed(name) && !given {
+				return nil, 0, &usageError{msg: fmt.Sprintf("generate: --%s applies to %s, and none is given (a config file's sources take the key in their [[source]])", name, kind),
+					hint: "sitemapkit generate … " + kind + map[string]string{"--dir": " public/", "--log": " access.log"}[kind] + " --" + name}
+			}
+		}
+	}
+	if flags.Changed("lastmod") && o.lastmod != "content" && o.lastmod != "auto" && len(o.dirs) == 0 {
+		return nil, 0, &usageError{msg: fmt.Sprintf("generate: --lastmod %s applies to --dir, and none is given (content applies to every input; a config file's sources take lastmod in their [[source]])", o.lastmod),
+			hint: "sitemapkit generate … --dir public/ --lastmod " + o.lastmod}
+	}
 	for _, d := range o.dirs {
 		add("--dir "+d, config.Source{Type: config.TypeDir, Path: d, StripHTML: o.stripHTML,
 			IncludeFiles: o.includeFiles, ExcludeFiles: o.excludeFiles, Lastmod: dirLastmod, Images: o.images})

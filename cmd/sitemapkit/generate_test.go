@@ -448,6 +448,12 @@ func TestGenerateUsage(t *testing.T) {
 		{[]string{"generate", "--base", genBase, "--out", dir, t.TempDir()}, "is a folder, not an input file: a build folder is read with --dir"},
 		// The extensions named are all those read (.ndjson was left out).
 		{[]string{"generate", "--base", genBase, "--out", dir, "old.xml"}, "does not end in .txt, .csv, .jsonl or .ndjson (optionally .gz)"},
+		// A setting of one kind of input, given without it, was ignored
+		// without a word.
+		{[]string{"generate", "--base", genBase, "--out", dir, "--images", in}, "--images applies to --dir, and none is given"},
+		{[]string{"generate", "--base", genBase, "--out", dir, "--strip-html", in}, "--strip-html applies to --dir"},
+		{[]string{"generate", "--base", genBase, "--out", dir, "--lastmod", "git", in}, "--lastmod git applies to --dir"},
+		{[]string{"generate", "--base", genBase, "--out", dir, "--keep-param", "page", in}, "--keep-param applies to --log"},
 	} {
 		r := genRun(t, "", tc.args...)
 		r.want(t, exitUsage)
