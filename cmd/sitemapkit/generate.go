@@ -642,7 +642,9 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	if err != nil {
 		return err
 	}
-	cfg.Stdin = interruptible(ctx, a.stdin)
+	stdin, release := interruptible(ctx, a.stdin)
+	defer release()
+	cfg.Stdin = stdin
 	// The databases the command reads: linked here, not by source.
 	cfg.SQLDrivers = []source.SQLDriver{sqlite.Driver{}, postgres.Driver{}}
 	cfg.UserAgent = discover.UserAgent(version())

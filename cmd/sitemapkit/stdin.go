@@ -16,20 +16,27 @@ import (
 // when it ends (a Read then returns it); the goroutine is left waiting on the input, which the
 // process's exit ends. A regular file is read as it is: its reads do not
 // wait.
-func interruptible(ctx context.Context, r io.Reader) io.Reader {
+//
+// release, called when the run is over, closes the pipe: a run that ended
+// before its input did (an error, --index never) leaves no goroutine
+// copying it, nor a read of it waiting, in a process that goes on (run
+// in-process, whose context may never end).
+func interruptible(ctx context.Context, r io.Reader) (in io.Reader, release func()) {
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			return r
+			return r, func() {}
 		}
 	}
-	return &ctxReader{ctx: ctx, r: r}
+	c := &ctxReader{ctx: ctx, r: r}
+	return c, c.release
 }
 
 type ctxReader struct {
 	ctx  context.Context
 	r    io.Reader
 	once sync.Once
-	pr   *io.PipeReader
+	pr   *io.PipeReader // nil once released unread
+	stop func() bool    // the AfterFunc's
 }
 
 func (c *ctxReader) Read(p []byte) (int, error) {
@@ -39,8 +46,19 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 			_, err := io.Copy(pw, c.r)
 			pw.CloseWithError(err)
 		}()
-		context.AfterFunc(c.ctx, func() { pw.CloseWithError(c.ctx.Err()) })
+		c.stop = context.AfterFunc(c.ctx, func() { pw.CloseWithError(c.ctx.Err()) })
 		c.pr = pr
 	})
+	if c.pr == nil {
+		return 0, io.ErrClosedPipe
+	}
 	return c.pr.Read(p)
+}
+
+func (c *ctxReader) release() {
+	c.once.Do(func() {}) // never read: no copy starts now
+	if c.pr != nil {
+		c.stop()
+		c.pr.Close() // the copy's pending write fails: it returns
+	}
 }
