@@ -555,17 +555,33 @@ func mix(x uint64) uint64 {
 
 // skipBOM returns r without a UTF-8 byte order mark at its start: an
 // editor that adds or drops one does not change the page, whose first
-// text the mark would otherwise join.
+// text the mark would otherwise join. An error met in the first bytes is
+// kept as r returned it, after them (io.ReadFull would drop one returned
+// with the third byte, and make an io.ErrUnexpectedEOF of r's an end:
+// a page cut short would be fingerprinted as whole), and a reader that
+// returns nothing, again and again, is io.ErrNoProgress, as the
+// tokenizer's.
 func skipBOM(r io.Reader) io.Reader {
 	var b [3]byte
-	n, err := io.ReadFull(r, b[:])
+	n := 0
+	var err error
+	for tries := 0; n < len(b) && err == nil; tries++ {
+		if tries == 100 {
+			err = io.ErrNoProgress
+			break
+		}
+		var k int
+		k, err = r.Read(b[n:])
+		n += k
+	}
+	rest := r
+	if err != nil {
+		rest = errReader{err}
+	}
 	if n == len(b) && string(b[:]) == "\ufeff" {
-		return r
+		return rest
 	}
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return io.MultiReader(bytes.NewReader(b[:n]), errReader{err})
-	}
-	return io.MultiReader(bytes.NewReader(b[:n]), r)
+	return io.MultiReader(bytes.NewReader(b[:n]), rest)
 }
 
 // errReader is a reader that fails with its error.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // page is a built page of a test site: the parts a build fills in.
@@ -224,6 +225,59 @@ func TestBOM(t *testing.T) {
 	}
 	if sum(t, stream, "\ufeff<p>one</p>") == sum(t, stream, "\ufeff<p>two</p>") {
 		t.Error("a change after the BOM is not seen")
+	}
+}
+
+// script is a reader that returns its reads in turn, then io.EOF.
+type script []struct {
+	data string
+	err  error
+}
+
+func (s *script) Read(p []byte) (int, error) {
+	if len(*s) == 0 {
+		return 0, io.EOF
+	}
+	r := (*s)[0]
+	*s = (*s)[1:]
+	return copy(p, r.data), r.err
+}
+
+// TestBOMReads: the mark is looked for in reads of any size, and an error
+// in the first bytes is the page's, as it was before the mark was looked
+// for. io.ReadFull dropped an error returned with the third byte, and took
+// a reader's io.ErrUnexpectedEOF (a body cut short) for the end: the next
+// read's io.EOF made the cut page a whole one; a reader that returns
+// nothing for ever hung instead of failing.
+func TestBOMReads(t *testing.T) {
+	stream, _ := New(Options{})
+	tree, _ := New(Options{Ignore: ".no-such-class"})
+	cut := errors.New("connection reset")
+	for _, h := range []*Hasher{stream, tree} {
+		for _, p := range []string{"", "a", "ab", "\xef\xbb", "\ufeff", "\ufeff<p>one</p>", "<p>one</p>"} {
+			want := sum(t, h, strings.TrimPrefix(p, "\ufeff"))
+			if got, err := h.HTML(iotest.OneByteReader(strings.NewReader(p))); err != nil || got != want {
+				t.Errorf("%q a byte at a time: %x, %v; want %x", p, got, err, want)
+			}
+			if got, err := h.HTML(iotest.DataErrReader(strings.NewReader(p))); err != nil || got != want {
+				t.Errorf("%q with its io.EOF: %x, %v; want %x", p, got, err, want)
+			}
+		}
+		for _, s := range []script{
+			{{"<p>one</p>", cut}},
+			{{"\ufeff<p>one</p>", cut}},
+			{{"ab", io.ErrUnexpectedEOF}},
+			{{"", io.ErrUnexpectedEOF}},
+			{{"\xef", nil}, {"", cut}},
+		} {
+			first := s[0].data
+			if _, err := h.HTML(&s); err == nil {
+				t.Errorf("%q then an error: no error", first)
+			}
+		}
+		if _, err := h.HTML(iotest.ErrReader(nil)); !errors.Is(err, io.ErrNoProgress) {
+			t.Errorf("a reader that returns nothing: %v, want io.ErrNoProgress", err)
+		}
 	}
 }
 
