@@ -523,13 +523,19 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	}
 	// The settings of one kind of input, given without it, would be
 	// ignored without a word: refused.
-	for kind, names := range map[string][]string{"--dir": {"strip-html", "include-files", "exclude-files", "images"}, "--log": {"keep-param"}} {
-		given := kind == "--dir" && len(o.dirs) > 0 || kind == "--log" && len(o.logs) > 0
-		for _, name := range names {
-			if flags.Changed(name) && !given {
-				return nil, 0, &usageError{msg: fmt.Sprintf("generate: --%s applies to %s, and none is given (a config file's sources take the key in their [[source]])", name, kind),
-					hint: "sitemapkit generate … " + kind + map[string]string{"--dir": " public/", "--log": " access.log"}[kind] + " --" + name}
-			}
+	for _, set := range []struct {
+		name, kind       string
+		given, kindGiven bool
+	}{
+		{"strip-html", "--dir", o.stripHTML, len(o.dirs) > 0},
+		{"include-files", "--dir", len(o.includeFiles) > 0, len(o.dirs) > 0},
+		{"exclude-files", "--dir", len(o.excludeFiles) > 0, len(o.dirs) > 0},
+		{"images", "--dir", o.images, len(o.dirs) > 0},
+		{"keep-param", "--log", len(o.keepParams) > 0, len(o.logs) > 0},
+	} {
+		if set.given && !set.kindGiven {
+			return nil, 0, &usageError{msg: fmt.Sprintf("generate: --%s applies to %s, and none is given (a config file's sources take the key in their [[source]])", set.name, set.kind),
+				hint: "sitemapkit generate … " + set.kind + map[string]string{"--dir": " public/", "--log": " access.log"}[set.kind] + " --" + set.name}
 		}
 	}
 	if flags.Changed("lastmod") && o.lastmod != "content" && o.lastmod != "auto" && len(o.dirs) == 0 {
