@@ -151,6 +151,71 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("state: %w", err)
 	}
+	missing, err := checkSize(path)
+	if err != nil {
+		return nil, err
+	}
+	if missing {
+		if err := create(ctx, path); err != nil {
+			return nil, err
+		}
+	}
+	return open(ctx, path)
+}
+
+// checkSize refuses an empty file at path, and reports whether there is
+// none. SQLite takes an empty file for a new database: a state truncated
+// to nothing (a copy cut short, a cache restored empty) would start a new
+// state without a word, taking every lastmod back to its source's. Open
+// never leaves one (see create); only a hot journal beside it, of a
+// sitemapkit that did, is let through for SQLite to roll back.
+func checkSize(path string) (missing bool, err error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("state %s: %w", path, err)
+	case fi.Size() > 0:
+		return false, nil
+	}
+	if _, err := os.Lstat(path + "-journal"); err == nil {
+		return false, nil
+	}
+	return false, &Error{Path: path, Err: fmt.Errorf("%w (the file is empty, which a state never is: it was truncated)", ErrDamaged), Fix: damagedFix}
+}
+
+// create makes a new state at path, whole: built under a temp name beside
+// it and linked into place, so that a run killed while creating it leaves
+// no file, rather than the empty one checkSize refuses. A state another
+// run created meanwhile is kept.
+func create(ctx context.Context, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
+	if err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	name := tmp.Name()
+	tmp.Close()
+	defer os.Remove(name)
+	defer os.Remove(name + "-journal")
+	s, err := open(ctx, name)
+	if err != nil {
+		if se, ok := errors.AsType[*Error](err); ok {
+			se.Path = path
+		}
+		return err
+	}
+	if err := s.Close(); err != nil {
+		return fmt.Errorf("state %s: %w", path, err)
+	}
+	if err := os.Link(name, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("state %s: %w", path, err)
+	}
+	return nil
+}
+
+// open opens the SQLite file at path as a state, migrating it.
+func open(ctx context.Context, path string) (*Store, error) {
 	c, err := sqlite.NewConnector("file:" + path + "?_pragma=busy_timeout(0)&_pragma=foreign_keys(0)")
 	if err != nil {
 		return nil, fmt.Errorf("state %s: %w", path, err)
@@ -251,6 +316,9 @@ func (s *Store) migrate(ctx context.Context) error {
 // the file at path is only read (a missing one is an empty state), and
 // whatever a run does to the copy is lost on Close.
 func OpenCopy(ctx context.Context, path string) (*Store, error) {
+	if _, err := checkSize(path); err != nil {
+		return nil, err
+	}
 	tmp, err := os.CreateTemp("", "sitemapkit-dry-run-*.db")
 	if err != nil {
 		return nil, fmt.Errorf("state: %w", err)
@@ -269,7 +337,7 @@ func OpenCopy(ctx context.Context, path string) (*Store, error) {
 		os.Remove(name + "-journal")
 		return nil, fmt.Errorf("state %s: %w", path, err)
 	}
-	s, err := Open(ctx, name)
+	s, err := open(ctx, name)
 	if err != nil {
 		os.Remove(name)
 		if se, ok := errors.AsType[*Error](err); ok {

@@ -428,3 +428,36 @@ func TestRenamedFileKeepsItsDate(t *testing.T) {
 		t.Errorf("index lastmods %q, want %q", got, want)
 	}
 }
+
+// TestEmptyFileRefused: a state truncated to nothing is damaged, not a new
+// state: SQLite would take it for an empty database, and the run would
+// start over without a word, taking every lastmod back to its source's.
+// Open never leaves such a file itself: a new state appears whole.
+func TestEmptyFileRefused(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.db")
+	o := Options{Now: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), Content: true}
+	run(t, path, filepath.Join(dir, "out"), o, pages(3))
+	if names, _ := filepath.Glob(filepath.Join(dir, ".state.db.new-*")); len(names) > 0 {
+		t.Errorf("creating the state left %v", names)
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	for name, open := range map[string]func(context.Context, string) (*Store, error){"Open": Open, "OpenCopy": OpenCopy} {
+		s, err := open(ctx, path)
+		if err == nil {
+			s.Close()
+		}
+		if se, ok := errors.AsType[*Error](err); !ok || !errors.Is(err, ErrDamaged) || se.Path != path {
+			t.Errorf("%s of an empty state: %v, want an *Error wrapping ErrDamaged, with its path", name, err)
+		}
+	}
+	// A missing file is a new state, for a dry run too.
+	s, err := OpenCopy(ctx, filepath.Join(dir, "missing.db"))
+	if err != nil {
+		t.Fatalf("OpenCopy of a missing state: %v", err)
+	}
+	s.Close()
+}
