@@ -209,7 +209,11 @@ func create(ctx context.Context, path string) error {
 		return fmt.Errorf("state %s: %w", path, err)
 	}
 	if err := os.Link(name, path); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("state %s: %w", path, err)
+		// A file system without hard links: renamed, which would replace
+		// a state another run created in the same instant.
+		if rerr := os.Rename(name, path); rerr != nil {
+			return fmt.Errorf("state %s: %w", path, err)
+		}
 	}
 	return nil
 }
