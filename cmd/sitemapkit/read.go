@@ -53,6 +53,10 @@ Formats:
          it is; rows come out as they are read.
   text   one loc per line.
 
+In csv and text, a control character of a loc, lastmod, changefreq or
+priority (a line end, an escape sequence) is percent-encoded (%0A, %1B):
+one entry is one line, and a hostile sitemap drives no terminal.
+
 Problems (a damaged file, an HTTP error, an entry that cannot be read,
 such as a <url> without <loc>) are reported on stderr as
 FILE:LINE:COL: error[rule-id]: message; the entries before the damage are

@@ -456,3 +456,29 @@ func TestReadSaysSkippedEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCSVControlCharacters: a loc (or lastmod, changefreq, priority)
+// holding a line end or an escape sequence is one line of the CSV too,
+// its control characters percent-encoded as the text listing's are: a
+// raw ESC drove the terminal the CSV was printed on, and a raw line end
+// broke a row over lines. generate percent-encodes them in a loc all the
+// same, so the set it writes from the CSV is the one it writes from the
+// JSONL.
+func TestReadCSVControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "s.xml", xmlURLSet(
+		`<url><loc>https://www.example.com/a&#10;https://evil.example/injected</loc></url>`,
+		"<url><loc>https://www.example.com/c\x1b[2J\x7f</loc><lastmod>2024\x1b[2J</lastmod></url>",
+		entry(vbase+"plain")))
+	code, out, _ := sk(t, "read", "--format", "csv", "--no-source", p)
+	if code != exitInputErrors {
+		t.Errorf("exit %d, want %d", code, exitInputErrors)
+	}
+	want := "loc,lastmod,changefreq,priority,images,videos,news,alternates\n" +
+		"https://www.example.com/a%0Ahttps://evil.example/injected,,,,,,,\n" +
+		"https://www.example.com/c%1B[2J%7F,2024%1B[2J,,,,,,\n" +
+		vbase + "plain,2024-05-01,,,,,,\n"
+	if out != want {
+		t.Errorf("csv\n%q\nwant\n%q", out, want)
+	}
+}
