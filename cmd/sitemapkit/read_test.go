@@ -482,3 +482,28 @@ func TestReadCSVControlCharacters(t *testing.T) {
 		t.Errorf("csv\n%q\nwant\n%q", out, want)
 	}
 }
+
+// TestReadEntryTooLongForGenerate: an entry whose line would be longer
+// than the longest generate reads (70 captions of 250 KB, each under the
+// sitemap reader's bound) is left out and said, with exit 1: it was
+// printed, with exit 0, and generate then refused the whole output
+// ("line too long; nothing was published").
+func TestReadEntryTooLongForGenerate(t *testing.T) {
+	dir := t.TempDir()
+	caption := strings.Repeat("c", 250000)
+	var images strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&images, "<image:image><image:loc>%si%d.jpg</image:loc><image:caption>%s</image:caption></image:image>", vbase, i, caption)
+	}
+	p := write(t, dir, "s.xml", xmlURLSet("<url><loc>"+vbase+"big</loc>"+images.String()+"</url>", entry(vbase+"small")))
+	for _, format := range []string{"jsonl", "csv"} {
+		code, out, errOut := sk(t, "read", "--format", format, p)
+		if code != exitInputErrors || !strings.Contains(errOut, p+":3:1:") || !strings.Contains(errOut, "entry too long") {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and the entry named", format, code, errOut)
+		}
+		input := write(t, dir, "entries."+format, out)
+		if code, o, e := sk(t, "generate", "--base", vbase, "--out", filepath.Join(dir, "public-"+format), input); code != 0 {
+			t.Errorf("%s: generate refused read's output: exit %d\n%s%s", format, code, o, e)
+		}
+	}
+}
