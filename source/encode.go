@@ -44,6 +44,22 @@ func appendTextLoc(b []byte, loc string) []byte {
 	return b
 }
 
+// hasControl reports whether b holds a byte below 0x20 or 0x7f (DEL).
+func hasControl(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if hasControl8(binary.LittleEndian.Uint64(b[i : i+8])) {
+			return true
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
 // hasControl8 reports whether one of the eight bytes of x is below 0x20
 // or is 0x7f (DEL): x-0x20 borrows into the high bit of a byte below 0x20
 // that had it clear ("Bit Twiddling Hacks", hasless, exact as to whether
@@ -73,11 +89,13 @@ func CSVHeader(withDoc bool) string {
 }
 
 // AppendCSV appends u as a row under CSVHeader(withDoc), which New reads
-// back in FormatCSV as u, save what CSV and JSONL change: a CR LF inside
-// a field reads as LF (as encoding/csv reads it), a byte that is not
-// UTF-8 as U+FFFD, and an image without a loc is left out. doc is the
-// sitemap column's value. A row is written as encoding/csv's Writer
-// writes it, quoting and all.
+// back in FormatCSV as u, save what CSV and JSONL change: a control
+// character in loc, lastmod, changefreq, priority or doc (a line end, an
+// escape sequence) is percent-encoded, as AppendText encodes it, so that
+// a row is one line and drives no terminal (the JSON cells escape them);
+// a byte that is not UTF-8 reads as U+FFFD, and an image without a loc
+// is left out. doc is the sitemap column's value. A row is written as
+// encoding/csv's Writer writes it, quoting and all.
 func AppendCSV(b []byte, u *sitemap.URL, doc string, withDoc bool) []byte {
 	fields := []string{u.Loc, u.LastMod, u.ChangeFreq, u.Priority, doc}
 	if !withDoc {
@@ -85,6 +103,16 @@ func AppendCSV(b []byte, u *sitemap.URL, doc string, withDoc bool) []byte {
 	}
 	start := len(b)
 	b = appendCSVFields(b, fields)
+	if hasControl(b[start:]) {
+		// A line end or an escape sequence in a loc (written &#10; or
+		// &#27; in a hostile sitemap) would break the row over lines or
+		// drive the terminal the CSV is printed on: percent-encoded, as
+		// AppendText writes it (and as generate writes such a loc).
+		for i, f := range fields {
+			fields[i] = string(appendTextLoc(nil, f))
+		}
+		b = appendCSVFields(b[:start], fields)
+	}
 	if !utf8.Valid(b[start:]) {
 		// The CSV reader refuses a line that is not UTF-8: each byte
 		// that is not is U+FFFD, as in JSONL's strings.

@@ -635,6 +635,10 @@ func (s *Sitemaps) Name() string { return s.name }
 // last returned; 0 when unknown.
 func (s *Sitemaps) Line() int { return s.line }
 
+// Column returns the column, in its line, of the entry (or error) Read
+// last returned; 0 when unknown.
+func (s *Sitemaps) Column() int { return s.col }
+
 // Document returns the document of the entry Read last returned.
 func (s *Sitemaps) Document() string { return s.place }
 

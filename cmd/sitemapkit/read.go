@@ -53,8 +53,13 @@ Formats:
          it is; rows come out as they are read.
   text   one loc per line.
 
+In csv and text, a control character of a loc, lastmod, changefreq or
+priority (a line end, an escape sequence) is percent-encoded (%0A, %1B):
+one entry is one line, and a hostile sitemap drives no terminal.
+
 Problems (a damaged file, an HTTP error, an entry that cannot be read,
-such as a <url> without <loc>) are reported on stderr as
+such as a <url> without <loc>, or one whose line would be longer than the
+16 MiB generate reads) are reported on stderr as
 FILE:LINE:COL: error[rule-id]: message; the entries before the damage are
 printed.
 
@@ -187,6 +192,7 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 		if withSource {
 			doc = s.Document()
 		}
+		start := len(buf)
 		switch o.format {
 		case "text":
 			buf = source.AppendText(buf, &u)
@@ -194,6 +200,17 @@ func runRead(ctx context.Context, a *app, o *readOptions, args []string) error {
 			buf = source.AppendCSV(buf, &u, doc, withSource)
 		default:
 			buf = source.AppendJSONL(buf, &u, doc)
+		}
+		if n := len(buf) - start; n > source.MaxLineBytes {
+			// Past the longest line generate reads, which would refuse
+			// the whole output: left out, and said, so that what is
+			// printed is always generate's input (an entry of many
+			// long captions, each under the reader's 1 MiB a value).
+			buf = buf[:start]
+			entries--
+			problems++
+			say(lint.Diagnostic{File: s.Document(), Line: s.Line(), Col: s.Column(), Rule: sitemap.RuleParseError, Severity: lint.Error,
+				Message: fmt.Sprintf("entry too long: its %s line would be %d bytes, past the %d MiB generate reads; left out", o.format, n, source.MaxLineBytes>>20)})
 		}
 		if len(buf) >= flushSize {
 			out.Write(buf)

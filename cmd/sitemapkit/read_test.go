@@ -456,3 +456,54 @@ func TestReadSaysSkippedEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCSVControlCharacters: a loc (or lastmod, changefreq, priority)
+// holding a line end or an escape sequence is one line of the CSV too,
+// its control characters percent-encoded as the text listing's are: a
+// raw ESC drove the terminal the CSV was printed on, and a raw line end
+// broke a row over lines. generate percent-encodes them in a loc all the
+// same, so the set it writes from the CSV is the one it writes from the
+// JSONL.
+func TestReadCSVControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "s.xml", xmlURLSet(
+		`<url><loc>https://www.example.com/a&#10;https://evil.example/injected</loc></url>`,
+		"<url><loc>https://www.example.com/c\x1b[2J\x7f</loc><lastmod>2024\x1b[2J</lastmod></url>",
+		entry(vbase+"plain")))
+	code, out, _ := sk(t, "read", "--format", "csv", "--no-source", p)
+	if code != exitInputErrors {
+		t.Errorf("exit %d, want %d", code, exitInputErrors)
+	}
+	want := "loc,lastmod,changefreq,priority,images,videos,news,alternates\n" +
+		"https://www.example.com/a%0Ahttps://evil.example/injected,,,,,,,\n" +
+		"https://www.example.com/c%1B[2J%7F,2024%1B[2J,,,,,,\n" +
+		vbase + "plain,2024-05-01,,,,,,\n"
+	if out != want {
+		t.Errorf("csv\n%q\nwant\n%q", out, want)
+	}
+}
+
+// TestReadEntryTooLongForGenerate: an entry whose line would be longer
+// than the longest generate reads (70 captions of 250 KB, each under the
+// sitemap reader's bound) is left out and said, with exit 1: it was
+// printed, with exit 0, and generate then refused the whole output
+// ("line too long; nothing was published").
+func TestReadEntryTooLongForGenerate(t *testing.T) {
+	dir := t.TempDir()
+	caption := strings.Repeat("c", 250000)
+	var images strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&images, "<image:image><image:loc>%si%d.jpg</image:loc><image:caption>%s</image:caption></image:image>", vbase, i, caption)
+	}
+	p := write(t, dir, "s.xml", xmlURLSet("<url><loc>"+vbase+"big</loc>"+images.String()+"</url>", entry(vbase+"small")))
+	for _, format := range []string{"jsonl", "csv"} {
+		code, out, errOut := sk(t, "read", "--format", format, p)
+		if code != exitInputErrors || !strings.Contains(errOut, p+":3:1:") || !strings.Contains(errOut, "entry too long") {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and the entry named", format, code, errOut)
+		}
+		input := write(t, dir, "entries."+format, out)
+		if code, o, e := sk(t, "generate", "--base", vbase, "--out", filepath.Join(dir, "public-"+format), input); code != 0 {
+			t.Errorf("%s: generate refused read's output: exit %d\n%s%s", format, code, o, e)
+		}
+	}
+}
