@@ -362,3 +362,23 @@ func TestCSVWideRowAlone(t *testing.T) {
 func appendCSVRow(b []byte, fields []string) []byte {
 	return append(appendCSVFields(b, fields), '\n')
 }
+
+// TestHasControl: every byte, at every place of rows of 1 to 40 bytes
+// (the test eight bytes at a time, the overlapping last word, the short
+// rows), is found a control character exactly when it is one.
+func TestHasControl(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for n := 1; n <= 40; n++ {
+			for at := 0; at < n; at++ {
+				b := bytes.Repeat([]byte{0xff}, n)
+				if n%2 == 0 {
+					b = bytes.Repeat([]byte{' '}, n) // the lowest byte that is none
+				}
+				b[at] = byte(c)
+				if got, want := hasControl(b), c < 0x20 || c == 0x7f; got != want {
+					t.Fatalf("byte %#x at %d of %d: %v, want %v", c, at, n, got, want)
+				}
+			}
+		}
+	}
+}
