@@ -54,18 +54,20 @@ func Robots(old []byte, robotsURL *url.URL, sitemaps []string, ours func(sitemap
 		// a whole-file parse stops at robots.MaxBytes, and a line past it
 		// would be added again on every run.
 		drop := false
-		if end <= robots.MaxBytes {
-			for _, s := range robots.Parse(rest[:end], robotsURL).Sitemaps {
-				u := s.URL
-				if u == "" {
-					u = s.Value
-				}
-				switch {
-				case want[u]:
-					have[u] = true
-				case ours(u):
-					drop = true
-				}
+		line := rest[:end]
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		if s, ok := robots.SitemapLine(line, robotsURL); ok && end <= robots.MaxBytes {
+			u := s.URL
+			if u == "" {
+				u = s.Value
+			}
+			switch {
+			case want[u]:
+				have[u] = true
+			case ours(u):
+				drop = true
 			}
 		}
 		if drop {

@@ -100,15 +100,10 @@ func Parse(data []byte, robotsURL *url.URL) *Robots {
 		} else {
 			line, data = data, nil
 		}
-		if i := bytes.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		key, value, ok := bytes.Cut(line, []byte(":"))
+		k, v, ok := record(line)
 		if !ok {
 			continue
 		}
-		k := strings.ToLower(string(bytes.TrimSpace(key)))
-		v := string(bytes.TrimSpace(value))
 		switch k {
 		case "user-agent", "useragent", "user agent":
 			if !lastWasAgent || cur == nil {
@@ -125,7 +120,7 @@ func Parse(data []byte, robotsURL *url.URL) *Robots {
 				continue
 			}
 			cur.rules = append(cur.rules, rule{allow: k == "allow", pattern: normalise(v)})
-		case "sitemap", "site-map":
+		case "sitemap", "site-map": // as SitemapLine
 			// Sitemap lines belong to no group and end none (RFC 9309 §2.2.4).
 			r.Sitemaps = append(r.Sitemaps, sitemapLine(lineNo, v, robotsURL))
 		case "crawl-delay":
@@ -141,6 +136,35 @@ func Parse(data []byte, robotsURL *url.URL) *Robots {
 		}
 	}
 	return r
+}
+
+// record splits one line of a robots.txt (without its line end) into its
+// key, lower-cased, and its value, both trimmed, its comment dropped; ok
+// is false for a line that is no record.
+func record(line []byte) (key, value string, ok bool) {
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	k, v, ok := bytes.Cut(line, []byte(":"))
+	if !ok {
+		return "", "", false
+	}
+	return strings.ToLower(string(bytes.TrimSpace(k))), string(bytes.TrimSpace(v)), true
+}
+
+// SitemapLine reads one line of a robots.txt (its line end may be there;
+// a file's byte order mark is the caller's to drop) as Parse reads it: ok
+// is false for any line but a Sitemap: line. Its Line is 0. A Sitemap: line belongs to no group (RFC
+// 9309 §2.2.4), so it reads the same alone, at any place of a file of any
+// length: for a tool that edits such lines where Parse would stop at
+// MaxBytes.
+func SitemapLine(line []byte, robotsURL *url.URL) (s Sitemap, ok bool) {
+	line = bytes.TrimRight(line, "\r\n")
+	k, v, ok := record(line)
+	if !ok || k != "sitemap" && k != "site-map" {
+		return Sitemap{}, false
+	}
+	return sitemapLine(0, v, robotsURL), true
 }
 
 func sitemapLine(n int, v string, base *url.URL) Sitemap {

@@ -331,3 +331,18 @@ func TestSizeLimitCutsNoLine(t *testing.T) {
 		t.Errorf("a Sitemap: line cut by the cap was read: %q", r.Sitemaps[0].Value)
 	}
 }
+
+// TestSitemapLine: one line reads as Parse reads it in a file.
+func TestSitemapLine(t *testing.T) {
+	base, _ := url.Parse("https://www.example.com/robots.txt")
+	for _, line := range []string{
+		"Sitemap: https://www.example.com/s.xml\r\n", "site-map:/rel.xml # c\n", "SITEMAP : ftp://x/\n",
+		"Sitemap:\n", "User-agent: *\n", "Disallow: /\n", "# Sitemap: https://www.example.com/c.xml\n", "no record\n", "",
+	} {
+		s, ok := SitemapLine([]byte(line), base)
+		in := Parse([]byte(line), base).Sitemaps
+		if ok != (len(in) == 1) || ok && (s.Value != in[0].Value || s.URL != in[0].URL || s.Problem != in[0].Problem) {
+			t.Errorf("%q: SitemapLine %+v %v, Parse %+v", line, s, ok, in)
+		}
+	}
+}
