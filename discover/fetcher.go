@@ -90,7 +90,7 @@ func NewFetcher(o Options) *Fetcher {
 // for every spelling of the host (capitals, the default port), or a
 // sitemap listing the site in as many spellings would fetch it as often.
 func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
-	key := robotsKey(u)
+	key := Site(u)
 	if f.o.Robots != "" {
 		key = "" // one file stands for every host's
 	}
@@ -156,9 +156,10 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 	return e
 }
 
-// robotsKey names the robots.txt of u: its scheme and its host, in lower
-// case and without the scheme's default port.
-func robotsKey(u *url.URL) string {
+// Site names the site of u, whose robots.txt is one: its scheme and its
+// host, in lower case and without the scheme's default port
+// ("HTTPS://WWW.Example.com:443/x" is "https://www.example.com").
+func Site(u *url.URL) string {
 	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
 	if port == "" || scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 		port = ""

@@ -232,28 +232,16 @@ func sameSite(site string, judge func(string) string) func(string) string {
 	if err != nil || u.Host == "" {
 		return nil
 	}
-	origin := u.Scheme + "://" + u.Host
+	origin, key := u.Scheme+"://"+u.Host, discover.Site(u)
 	return func(loc string) string {
 		if strings.HasPrefix(loc, origin) && (len(loc) == len(origin) || loc[len(origin)] == '/') {
 			return judge(loc)
 		}
 		// The site spelled otherwise ("HTTPS://WWW.EXAMPLE.COM/", the
 		// default port, a query without a path) is the site still.
-		v, err := url.Parse(loc)
-		if err != nil || !strings.EqualFold(v.Scheme, u.Scheme) || !strings.EqualFold(v.Hostname(), u.Hostname()) || port(v) != port(u) {
+		if v, err := url.Parse(loc); err != nil || discover.Site(v) != key {
 			return ""
 		}
 		return judge(loc)
 	}
-}
-
-// port returns u's port, the scheme's default when it names none.
-func port(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if strings.EqualFold(u.Scheme, "https") {
-		return "443"
-	}
-	return "80"
 }
