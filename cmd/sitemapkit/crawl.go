@@ -69,6 +69,11 @@ func (c *crawlFlags) check() error {
 		errs = append(errs, fmt.Sprintf("--max-depth %d: at least 1 (the start's links)", c.maxDepth))
 	}
 	s := c.source()
+	if len(s.Paths) == 0 {
+		// The settings alone, given for a config file's crawls, which
+		// have their own starts.
+		s.Paths = []string{"https://www.example.com/"}
+	}
 	if c.maxPages < 1 || c.maxDepth < 1 {
 		s.MaxPages, s.MaxDepth = max(c.maxPages, 0), max(c.maxDepth, 0) // said above
 	}
@@ -89,9 +94,11 @@ func (c *crawlFlags) check() error {
 // when it has exactly one. A crawl flag with nothing to crawl is refused,
 // not ignored.
 func (c *crawlFlags) applyTo(flags *pflag.FlagSet, cfg *config.Config) error {
+	settings := pflag.NewFlagSet("", pflag.ContinueOnError)
+	(&crawlFlags{}).register(settings) // the crawl's settings, and --resume
 	var given []string
 	flags.Visit(func(f *pflag.Flag) {
-		if f.Name != "crawl" && f.Name != "resume" && crawlFlag(f.Name) {
+		if f.Name != "resume" && settings.Lookup(f.Name) != nil {
 			given = append(given, "--"+f.Name)
 		}
 	})
@@ -112,14 +119,7 @@ func (c *crawlFlags) applyTo(flags *pflag.FlagSet, cfg *config.Config) error {
 		}
 		return nil
 	}
-	// The values of the flags alone; the file's sources have their starts.
-	starts := c.starts
-	if len(starts) == 0 {
-		c.starts = []string{"https://www.example.com/"}
-	}
-	err := c.check()
-	c.starts = starts
-	if err != nil {
+	if err := c.check(); err != nil {
 		return err
 	}
 	for _, name := range []string{"crawl-log", "crawl-dir"} {
@@ -148,17 +148,6 @@ func (c *crawlFlags) applyTo(flags *pflag.FlagSet, cfg *config.Config) error {
 		}
 	}
 	return nil
-}
-
-// crawlFlag reports whether name is one of the crawl's flags (register's,
-// --crawl and --resume included).
-func crawlFlag(name string) bool {
-	if name == "crawl" {
-		return true
-	}
-	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
-	(&crawlFlags{}).register(fs)
-	return fs.Lookup(name) != nil
 }
 
 // source is the crawl as a config source.
