@@ -20,18 +20,7 @@ func AppendText(b []byte, u *sitemap.URL) []byte {
 }
 
 func appendTextLoc(b []byte, loc string) []byte {
-	i := 0
-	for ; i+8 <= len(loc); i += 8 {
-		if hasControl8(binary.LittleEndian.Uint64([]byte(loc[i : i+8]))) {
-			break
-		}
-	}
-	for ; i < len(loc); i++ {
-		if c := loc[i]; c < 0x20 || c == 0x7f {
-			break
-		}
-	}
-	if i == len(loc) {
+	if !hasControl(loc) {
 		return append(b, loc...)
 	}
 	for j := 0; j < len(loc); j++ {
@@ -47,34 +36,35 @@ func appendTextLoc(b []byte, loc string) []byte {
 // hasControl reports whether b holds a byte below 0x20 or 0x7f (DEL): a
 // row's worth, DEL by IndexByte's vector search and the rest eight bytes
 // at a time, with no branch until the end (a row is short, and nearly
-// never has one), the last word overlapping the one before it.
-func hasControl(b []byte) bool {
+// never has one), the last word overlapping the one before it. x-0x20
+// borrows into the high bit of a byte below 0x20 that had it clear ("Bit
+// Twiddling Hacks", hasless, exact as to whether there is one).
+func hasControl[T string | []byte](b T) bool {
 	if len(b) < 8 {
-		for _, c := range b {
-			if c < 0x20 || c == 0x7f {
+		for i := range len(b) {
+			if c := b[i]; c < 0x20 || c == 0x7f {
 				return true
 			}
 		}
 		return false
 	}
-	if bytes.IndexByte(b, 0x7f) >= 0 {
+	var del int
+	switch v := any(b).(type) {
+	case string:
+		del = strings.IndexByte(v, 0x7f)
+	case []byte:
+		del = bytes.IndexByte(v, 0x7f)
+	}
+	if del >= 0 {
 		return true
 	}
 	var acc uint64
 	for i := 0; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+		x := binary.LittleEndian.Uint64([]byte(b[i : i+8]))
 		acc |= (x - ones*0x20) &^ x
 	}
-	x := binary.LittleEndian.Uint64(b[len(b)-8:])
+	x := binary.LittleEndian.Uint64([]byte(b[len(b)-8:]))
 	return (acc|(x-ones*0x20)&^x)&high != 0
-}
-
-// hasControl8 reports whether one of the eight bytes of x is below 0x20
-// or is 0x7f (DEL): x-0x20 borrows into the high bit of a byte below 0x20
-// that had it clear ("Bit Twiddling Hacks", hasless, exact as to whether
-// there is one).
-func hasControl8(x uint64) bool {
-	return (x-ones*0x20)&^x&high|zeroByte(x^(ones*0x7f)) != 0
 }
 
 // zeroByte has the high bit of a byte set where v has a zero byte, and
