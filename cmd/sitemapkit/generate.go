@@ -523,24 +523,26 @@ func (o *generateOptions) runConfig(flags *pflag.FlagSet, args []string) (cfg *c
 	}
 	// The settings of one kind of input, given without it, would be
 	// ignored without a word: refused.
+	dir, log := "--dir public/", "--log access.log" // the inputs, as a hint gives them
 	for _, set := range []struct {
-		name, kind       string
-		given, kindGiven bool
+		name, input       string
+		given, inputGiven bool
 	}{
-		{"strip-html", "--dir", o.stripHTML, len(o.dirs) > 0},
-		{"include-files", "--dir", len(o.includeFiles) > 0, len(o.dirs) > 0},
-		{"exclude-files", "--dir", len(o.excludeFiles) > 0, len(o.dirs) > 0},
-		{"images", "--dir", o.images, len(o.dirs) > 0},
-		{"keep-param", "--log", len(o.keepParams) > 0, len(o.logs) > 0},
+		{"strip-html", dir, o.stripHTML, len(o.dirs) > 0},
+		{"include-files", dir, len(o.includeFiles) > 0, len(o.dirs) > 0},
+		{"exclude-files", dir, len(o.excludeFiles) > 0, len(o.dirs) > 0},
+		{"images", dir, o.images, len(o.dirs) > 0},
+		{"keep-param", log, len(o.keepParams) > 0, len(o.logs) > 0},
 	} {
-		if set.given && !set.kindGiven {
-			return nil, 0, &usageError{msg: fmt.Sprintf("generate: --%s applies to %s, and none is given (a config file's sources take the key in their [[source]])", set.name, set.kind),
-				hint: "sitemapkit generate … " + set.kind + map[string]string{"--dir": " public/", "--log": " access.log"}[set.kind] + " --" + set.name}
+		if set.given && !set.inputGiven {
+			flag, _, _ := strings.Cut(set.input, " ")
+			return nil, 0, &usageError{msg: fmt.Sprintf("generate: --%s applies to %s, and none is given (a config file's sources take the key in their [[source]])", set.name, flag),
+				hint: "sitemapkit generate … " + set.input + " --" + set.name}
 		}
 	}
 	if flags.Changed("lastmod") && o.lastmod != "content" && o.lastmod != "auto" && len(o.dirs) == 0 {
 		return nil, 0, &usageError{msg: fmt.Sprintf("generate: --lastmod %s applies to --dir, and none is given (content applies to every input; a config file's sources take lastmod in their [[source]])", o.lastmod),
-			hint: "sitemapkit generate … --dir public/ --lastmod " + o.lastmod}
+			hint: "sitemapkit generate … " + dir + " --lastmod " + o.lastmod}
 	}
 	for _, d := range o.dirs {
 		add("--dir "+d, config.Source{Type: config.TypeDir, Path: d, StripHTML: o.stripHTML,
