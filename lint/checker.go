@@ -858,6 +858,13 @@ func (d *docCheck) flushPending() {
 				c.inSet++
 			}
 		}
+		if c.inSet >= setPopulateURLs {
+			// A set this large will likely come to touch every page
+			// of its room: they are made resident at once, on
+			// another goroutine, rather than faulted in one by one
+			// here, under the lock.
+			c.urls.Populate()
+		}
 	} else {
 		if c.spill == nil {
 			c.spill = &spill[dupRecord]{dir: c.TempDir, c: &dupCodec}

@@ -21,8 +21,13 @@ import (
 // through runs the same way, from the first (see reciprocity).
 var (
 	setMemURLs = 1 << 20
-	spillRun   = 1 << 17 // records a run holds: 3 to 4 MiB, and as much to sort it
-	spillMerge = 64      // runs of one size: so many are merged into one of the next
+	// setPopulateURLs is the size from which the set's room is made
+	// resident (see publish.Seen.Populate): its cost in memory (12 MiB)
+	// is then taken by a set that, had it grown on, would have touched
+	// nearly all of it anyway, from about 10,000 URLs.
+	setPopulateURLs = 1024
+	spillRun        = 1 << 17 // records a run holds: 3 to 4 MiB, and as much to sort it
+	spillMerge      = 64      // runs of one size: so many are merged into one of the next
 )
 
 // A dupRecord is a URL past the table: its hash and its place.

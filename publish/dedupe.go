@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/sitemapkit/sitemapkit/internal/offheap"
@@ -58,6 +59,12 @@ type seenSet struct {
 	pending []uint64 // added, in a filter, not yet in a table
 	scratch []uint64 // for grow
 	segs    *seenSegments
+	sink    uint64 // touch's, so that its loads are kept
+
+	// populated is closed when populate's goroutine ends; nil if there
+	// is none. stopPopulate asks it to end.
+	populated    chan struct{}
+	stopPopulate atomic.Bool
 }
 
 type seenSegments [seenSegs]seenSegment
@@ -187,6 +194,19 @@ func (s *seenSet) insert(h uint64) bool {
 	return !found
 }
 
+// touch reads the first slot each of hs would probe, and nothing else: a
+// loop of loads alone, whose cache misses the processor overlaps, many at
+// once, where insert's loop, with its branches on what it loads, gets few
+// in flight. insert then finds them in cache.
+func (s *seenSet) touch(hs []uint64) {
+	var x uint64
+	for _, h := range hs {
+		g := s.segment(h)
+		x |= g.slots[g.home(h)]
+	}
+	s.sink = x
+}
+
 func (s *seenSet) len() int {
 	n := len(s.pending)
 	for i := range s.segs {
@@ -213,8 +233,7 @@ func (s *seenSet) flush() {
 
 // find returns whether h is in g's table and, if not, its free slot.
 func (g *seenSegment) find(h uint64) (found bool, slot int) {
-	hi, _ := bits.Mul64(h<<seenSegBits, uint64(len(g.slots)))
-	i := int(hi)
+	i := g.home(h)
 	for {
 		switch g.slots[i] {
 		case h:
@@ -227,6 +246,12 @@ func (g *seenSegment) find(h uint64) (found bool, slot int) {
 			i = 0
 		}
 	}
+}
+
+// home is the slot where h's probe sequence starts.
+func (g *seenSegment) home(h uint64) int {
+	hi, _ := bits.Mul64(h<<seenSegBits, uint64(len(g.slots)))
+	return int(hi)
 }
 
 // grow rehashes g into a segment half as large again. Its hashes are
@@ -269,9 +294,41 @@ func (s *seenSet) growTo(g *seenSegment, words int) {
 	}
 }
 
+// populate makes the segments' mapped memory resident, on a goroutine of
+// its own, unless it did before (see Seen.Populate). The goroutine holds
+// s: its cleanup cannot unmap the segments while it runs.
+func (s *seenSet) populate() {
+	if s.populated != nil {
+		return
+	}
+	type span struct {
+		mem    []uint64
+		mapped bool
+	}
+	spans := make([]span, len(s.segs))
+	for i := range s.segs {
+		spans[i] = span{s.segs[i].mem, s.segs[i].mapped}
+	}
+	s.populated = make(chan struct{})
+	go func() {
+		defer close(s.populated)
+		for _, sp := range spans {
+			if s.stopPopulate.Load() || !offheap.Populate(sp.mem, sp.mapped) && sp.mapped {
+				return
+			}
+		}
+	}()
+}
+
 // release frees the segments; the set must not be used after.
 func (s *seenSet) release() {
 	if s != nil {
+		if s.populated != nil {
+			// A segment's mapping must not be freed, and its range
+			// mapped again by another, under populate.
+			s.stopPopulate.Store(true)
+			<-s.populated
+		}
 		s.segs.release()
 		s.scratch = nil
 	}
@@ -337,6 +394,7 @@ func (s *Seen) AddBatch(locs []string, fresh []bool) {
 // the caller's made at random for this Seen (hash/maphash), so that no
 // input can pick locs that collide. A Seen takes locs or hashes, not both.
 func (s *Seen) AddHashes(hs []uint64, fresh []bool) {
+	s.s.touch(hs)
 	for i, h := range hs {
 		fresh[i] = s.s.insert(h)
 	}
@@ -372,6 +430,15 @@ func (s *Seen) Reserve(n int) {
 		}
 	}
 }
+
+// Populate makes the room Reserve set aside resident at once, on a
+// goroutine of its own, for a caller that will fill it: the set's first
+// thousands of URLs, landing at random all over the room, otherwise take
+// a page fault each, in whatever holds the set (validate, its lock: for
+// the first 16 ms of a million URLs, the other core sat idle). It costs
+// the room in memory, however few URLs come; and it does nothing where
+// the system cannot (see offheap.Populate).
+func (s *Seen) Populate() { s.s.populate() }
 
 // Release frees the set's memory at once; s must not be used after, by
 // any goroutine. Without it, the memory is freed once s is garbage.

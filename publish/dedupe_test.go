@@ -440,3 +440,53 @@ func TestReserveTouchesNothing(t *testing.T) {
 		t.Errorf("RSS grew by %d KiB for 10 URLs in a set reserved for a million", grew>>10)
 	}
 }
+
+// TestSeenPopulate: a Seen populated while it is filled (validate's set,
+// from its thousandth URL on) answers as ever; its room becomes
+// resident; Release waits for the populating goroutine rather than unmap
+// the room under it; and a second Populate starts no second goroutine.
+func TestSeenPopulate(t *testing.T) {
+	s := NewSeen()
+	s.Reserve(1 << 20)
+	ref := map[string]bool{}
+	r := rand.New(rand.NewPCG(5, 6))
+	for k := range 200 {
+		if k == 2 {
+			s.Populate()
+			first := s.s.populated
+			s.Populate()
+			if s.s.populated != first {
+				t.Fatal("a second Populate started a second goroutine")
+			}
+		}
+		locs := make([]string, 512)
+		for i := range locs {
+			locs[i] = "https://www.example.com/" + strconv.Itoa(r.IntN(60000))
+		}
+		fresh := make([]bool, len(locs))
+		s.AddBatch(locs, fresh)
+		for i, l := range locs {
+			if want := !ref[l]; fresh[i] != want {
+				t.Fatalf("batch %d: %s new: %v, want %v", k, l, fresh[i], want)
+			}
+			ref[l] = true
+		}
+	}
+	s.Release()
+	select {
+	case <-s.s.populated:
+	default:
+		t.Error("Release returned with the populating goroutine still running")
+	}
+
+	// Released at once: the goroutine stops at its next segment.
+	s = NewSeen()
+	s.Reserve(1 << 20)
+	s.Populate()
+	s.Release()
+	select {
+	case <-s.s.populated:
+	default:
+		t.Error("Release returned with the populating goroutine still running")
+	}
+}

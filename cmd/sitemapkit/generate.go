@@ -707,6 +707,10 @@ func runGenerate(ctx context.Context, a *app, flags *pflag.FlagSet, o *generateO
 	if cfg.State == "" && !bopts.NoDedupe {
 		seen = publish.NewSeen()
 		seen.Reserve(expectedURLs(cfg))
+		// The room is the input's size: its pages would all be touched.
+		// Made resident at once, on another goroutine, they cost the
+		// read-ahead no page fault each.
+		seen.Populate()
 		bopts.NoDedupe = true
 	}
 	var tr *tracker

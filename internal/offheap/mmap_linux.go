@@ -40,3 +40,14 @@ func unmapPages(w []uint64) error {
 	}
 	return nil
 }
+
+// madvPopulateWrite is MADV_POPULATE_WRITE (Linux 5.14).
+const madvPopulateWrite = 23
+
+func populatePages(w []uint64) error {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(unsafe.Pointer(unsafe.SliceData(w))), uintptr(len(w)*8), madvPopulateWrite)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}

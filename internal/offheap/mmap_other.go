@@ -14,3 +14,6 @@ func Resize(old []uint64, mapped bool, n int) (_ []uint64, isMapped bool) {
 
 // Free leaves w to the garbage collector.
 func Free(w []uint64, mapped bool) {}
+
+// Populate does nothing: there are no mappings here.
+func Populate(w []uint64, mapped bool) bool { return false }

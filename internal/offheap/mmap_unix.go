@@ -85,3 +85,16 @@ func Free(w []uint64, mapped bool) {
 func wordsAt(p unsafe.Pointer, size int) []uint64 {
 	return unsafe.Slice((*uint64)(p), size/8)
 }
+
+// Populate makes w's pages resident, writable, as its first writes would,
+// in one system call rather than a page fault a page, and reports whether
+// it did. It is for a caller about to write all over w (a hash table,
+// written at random), which then takes no fault; or which calls it on a
+// goroutine of its own, so that the faults are not taken where they would
+// hold others up (under a lock). It changes no word of w. It is a hint:
+// it does nothing for heap memory (mapped false), where the system has no
+// such call (Linux before 5.14, other systems), or for a range no longer
+// mapped.
+func Populate(w []uint64, mapped bool) bool {
+	return mapped && len(w) > 0 && populatePages(w) == nil
+}

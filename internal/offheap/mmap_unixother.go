@@ -24,3 +24,7 @@ func unmapPages(w []uint64) error {
 	// must span it exactly as Mmap returned it.
 	return syscall.Munmap(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(w)*8))
 }
+
+// populatePages does nothing where there is no MADV_POPULATE_WRITE: the
+// pages are faulted in as they are first written.
+func populatePages(w []uint64) error { return syscall.ENOTSUP }
