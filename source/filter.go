@@ -169,6 +169,7 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		// than the two of normalising it and stripping its session IDs.
 		plain := f.names == nil && len(u.Images)+len(u.Videos)+len(u.Alternates) == 0 && loc.Canonical(u.Loc)
 		ok := plain || normalize(&u)
+		u.LastMod, u.ChangeFreq, u.Priority = trimField(u.LastMod), trimField(u.ChangeFreq), trimField(u.Priority)
 		if u.LastMod != "" {
 			if d, zoneless, rewrote := dbDate(u.LastMod, f.tz); rewrote {
 				u.LastMod = d
@@ -186,6 +187,18 @@ func (f *Filter) Read() (sitemap.URL, error) {
 		}
 		f.dropped++
 	}
+}
+
+// trimField is s without the XML white space around it, as an XML reader
+// reads a lastmod, changefreq or priority: a CSV written "a, 2024-05-02,
+// weekly" means those values, not values the Writer refuses. Most have
+// none, told by their ends.
+func trimField(s string) string {
+	const space = " \t\r\n" // XML's
+	if s != "" && (strings.IndexByte(space, s[0]) >= 0 || strings.IndexByte(space, s[len(s)-1]) >= 0) {
+		return strings.Trim(s, space)
+	}
+	return s
 }
 
 // normalize normalises u's loc and the URLs of its extensions, and
