@@ -246,7 +246,7 @@ func New(opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := removeLeftovers(opts.Dir, tempPrefix+opts.Name+"."); err != nil {
+	if err := removeLeftovers(opts.Dir, tempPrefix+opts.Name+".", time.Time{}); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func New(opts Options) (*Builder, error) {
 			return nil, err
 		}
 		if _, err := os.Stat(filepath.Dir(opts.Manifest)); err == nil {
-			if err := removeLeftovers(filepath.Dir(opts.Manifest), tempPrefix+opts.Name+"."); err != nil {
+			if err := removeLeftovers(filepath.Dir(opts.Manifest), tempPrefix+opts.Name+".", time.Time{}); err != nil {
 				unlock()
 				return nil, err
 			}

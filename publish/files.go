@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/sitemapkit/sitemapkit/internal/atomicfile"
 )
@@ -54,8 +55,9 @@ func syncDir(dir string) error {
 }
 
 // removeLeftovers removes the temp files a killed run of the set left in
-// dir. Only names with the set's temp prefix are touched.
-func removeLeftovers(dir, prefix string) error {
+// dir. Only names with the set's temp prefix are touched, and of those,
+// when before is not the zero Time, only the ones last written before it.
+func removeLeftovers(dir, prefix string, before time.Time) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
@@ -63,6 +65,11 @@ func removeLeftovers(dir, prefix string) error {
 	var errs []error
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), prefix) && e.Type().IsRegular() {
+			if !before.IsZero() {
+				if fi, err := e.Info(); err != nil || !fi.ModTime().Before(before) {
+					continue
+				}
+			}
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, fmt.Errorf("publish: removing a temp file: %w", err))
 			}
@@ -71,16 +78,29 @@ func removeLeftovers(dir, prefix string) error {
 	return errors.Join(errs...)
 }
 
+// staleTemp is how old a temp file of WriteFile's must be to be taken for
+// a killed run's: writing one (a feed, a key file: a few MB at most) and
+// renaming it takes well under a second, even on a slow network disk.
+const staleTemp = 10 * time.Minute
+
 // WriteFile puts data in dir under name, atomically (a temp file, fsynced,
 // renamed over it), unless the file holds data already: it is then left as
 // it is, with its mtime, so that a reader polling it sees no change. It
 // reports whether it wrote. It is for a file published beside a set, such
 // as its feed, after Publish.
+//
+// The temp files of a WriteFile of name killed before its rename are
+// removed by the next, once stale (see staleTemp): WriteFile takes no lock
+// on dir, so a younger one may be another process's, about to be renamed.
+// Removing them is a courtesy: they are hidden, never published, and a
+// write does not fail for one that cannot be removed.
 func WriteFile(dir, name string, data []byte) (bool, error) {
+	prefix := tempPrefix + name + "."
+	_ = removeLeftovers(dir, prefix, time.Now().Add(-staleTemp))
 	if old, err := os.ReadFile(filepath.Join(dir, name)); err == nil && bytes.Equal(old, data) {
 		return false, nil
 	}
-	if err := writeFileAtomic(dir, name, tempPrefix+name+".", data, true); err != nil {
+	if err := writeFileAtomic(dir, name, prefix, data, true); err != nil {
 		return false, err
 	}
 	return true, nil

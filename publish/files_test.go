@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestOwnName(t *testing.T) {
@@ -88,11 +89,47 @@ func TestRemoveLeftovers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := removeLeftovers(dir, ".sitemapkit-tmp-sitemap."); err != nil {
+	if err := removeLeftovers(dir, ".sitemapkit-tmp-sitemap.", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	got := listDir(t, dir)
 	want := []string{".sitemapkit-tmp-news.456", ".sitemapkit-tmp-sitemapx", "keep.xml"}
+	if !slices.Equal(got, want) {
+		t.Errorf("left %q, want %q", got, want)
+	}
+}
+
+// TestWriteFileRemovesStaleTemps: a run killed while it wrote the feed or
+// the IndexNow key file left its temp file for good (the set's own are
+// removed by the next Builder, under its lock). WriteFile now removes its
+// name's temps once they are stale; a younger one, maybe another
+// process's about to be renamed, and other names' are left.
+func TestWriteFileRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for _, n := range []string{
+		".sitemapkit-tmp-feed.xml.111",  // stale: removed
+		".sitemapkit-tmp-feed.xml.222",  // fresh: kept
+		".sitemapkit-tmp-key.txt.333",   // another name's: kept
+		".sitemapkit-tmp-feed.xmlx.444", // another name's: kept
+	} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n != ".sitemapkit-tmp-feed.xml.222" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for range 2 { // written, then unchanged: the temps go either way
+		if _, err := WriteFile(dir, "feed.xml", []byte("<feed/>")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := listDir(t, dir)
+	want := []string{".sitemapkit-tmp-feed.xml.222", ".sitemapkit-tmp-feed.xmlx.444", ".sitemapkit-tmp-key.txt.333", "feed.xml"}
 	if !slices.Equal(got, want) {
 		t.Errorf("left %q, want %q", got, want)
 	}
