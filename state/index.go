@@ -193,5 +193,16 @@ func (l lastmod) String() string {
 	return t.In(time.FixedZone("", off*60)).Format("2006-01-02T15:04:05-07:00")
 }
 
+// after returns l, or, when l is not later than p (the clock set back, or
+// two runs in one second), p's second plus one, in l's form: a change is
+// never dated at or before the date it replaces, which a crawler that read
+// the page at that date would take for no change since.
+func (l lastmod) after(p lastmod) lastmod {
+	if p&lmSet == 0 || l.instant() > p.instant() || p.instant()+1 >= 1<<lmShift {
+		return l
+	}
+	return l&^(1<<lmShift-1) | lastmod(p.instant()+1)
+}
+
 // instant returns the date's second, as a number that orders dates.
 func (l lastmod) instant() uint64 { return uint64(l) & (1<<lmShift - 1) }

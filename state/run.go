@@ -251,7 +251,9 @@ func (r *Run) loadRows(ctx context.Context, recs []rec, from string, args ...any
 //   - a known URL whose fingerprint changed: the run's time when fp comes
 //     from the content (fromContent: a page, a content hash), since a
 //     source's date that moved with it says less; else the source's own
-//     date, its word on change, or the run's time when it has none;
+//     date, its word on change, or the run's time when it has none. The
+//     run's time is never at or before the lastmod it replaces (see
+//     lastmod.after);
 //   - a URL new to a state that knows others: the source's date, or the
 //     run's time; in a new state (the first run): the source's date or
 //     none, never the run's time for a page not seen to change.
@@ -336,7 +338,7 @@ func (r *Run) again(p *rec, u *sitemap.URL, fp uint64, fromContent bool, group s
 	} else {
 		if changed {
 			src, hasDate := packLastmod(u.LastMod)
-			lm = r.now
+			lm = r.now.after(p.lm)
 			if hasDate && !fromContent {
 				lm = src
 			}

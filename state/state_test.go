@@ -461,3 +461,50 @@ func TestEmptyFileRefused(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestChangeDatedAfterItsLastmod: a page that changed in a run whose
+// clock reads no later than its lastmod (two runs in one second, or the
+// clock set back) kept that lastmod, or went back in time: a crawler that
+// read the page at that lastmod took it for unchanged since. Its new
+// lastmod is now a second past the old one, in the run's form.
+func TestChangeDatedAfterItsLastmod(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	dir := t.TempDir()
+	t1 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	ps := pages(3)
+	ps[2].lastmod = "2026-03-01" // the source's date, later than every clock below
+	run(t, path, dir, Options{Now: t1, Content: true}, ps)
+	ps[0].fp, ps[1].fp = 50, 60
+	got, _, _ := run(t, path, dir, Options{Now: t1.Add(time.Hour), Content: true}, ps) // p/0 and p/1 change
+	if lm := got[ps[0].loc]; lm != "2026-01-01T11:00:00+00:00" {
+		t.Fatalf("second run: lastmod %q, want the run's time", lm)
+	}
+	for _, tc := range []struct {
+		name string
+		now  time.Time
+		want string
+	}{
+		{"the same second", t1.Add(time.Hour + 300*time.Millisecond), "2026-01-01T11:00:01+00:00"},
+		{"the clock set back", t1.Add(-48 * time.Hour), "2026-01-01T11:00:02+00:00"},
+		{"the clock right again", t1.Add(3 * time.Hour), "2026-01-01T13:00:00+00:00"},
+	} {
+		ps[0].fp++
+		ps[2].fp++
+		var n Counts
+		got, n, _ = run(t, path, dir, Options{Now: tc.now, Content: true}, ps)
+		if n.Changed != 2 {
+			t.Errorf("%s: %+v, want 2 changed", tc.name, n)
+		}
+		if lm := got[ps[0].loc]; lm != tc.want {
+			t.Errorf("%s: changed page's lastmod %q, want %q", tc.name, lm, tc.want)
+		}
+		if lm := got[ps[1].loc]; lm != "2026-01-01T11:00:00+00:00" {
+			t.Errorf("%s: unchanged page's lastmod %q, want it kept", tc.name, lm)
+		}
+	}
+	// A date alone (the first run kept the source's), then changes dated
+	// by clocks before it: past its midnight, in the run's form.
+	if lm := got[ps[2].loc]; lm != "2026-03-01T00:00:03+00:00" {
+		t.Errorf("page first dated 2026-03-01, changed three times by earlier clocks: lastmod %q", lm)
+	}
+}
