@@ -1,6 +1,9 @@
 package state
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // FuzzLastmod: any string packs or is refused, never panics; what packs
 // is written back in a form that packs to the same value, the property
@@ -23,6 +26,25 @@ func FuzzLastmod(f *testing.F) {
 		again, ok := packLastmod(back)
 		if !ok || again != lm || again.String() != back {
 			t.Fatalf("%q: packed %x, written %q, packed again %x (%v)", s, lm, back, again, ok)
+		}
+		// A run's time (a full time, in UTC) dated after lm: later than
+		// it, a second past it at most when not already later, and
+		// written in a form that packs back to itself.
+		for _, now := range []lastmod{timeLastmod(time.Unix(0, 0)), timeLastmod(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))} {
+			a := now.after(lm)
+			switch {
+			case lm.instant()+1 >= 1<<lmShift:
+				if a != now {
+					t.Fatalf("%q: after at the end of time gave %q, want the run's time", s, a)
+				}
+			case a.instant() <= lm.instant():
+				t.Fatalf("%q: %q dated after it is not later", s, a)
+			case now.instant() <= lm.instant() && a.instant() != lm.instant()+1:
+				t.Fatalf("%q: %q dated after it is more than a second past", s, a)
+			}
+			if b, ok := packLastmod(a.String()); !ok || b != a {
+				t.Fatalf("%q: %q dated after it does not pack back (%x, %v)", s, a, b, ok)
+			}
 		}
 	})
 }
