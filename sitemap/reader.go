@@ -21,11 +21,13 @@ type Position struct {
 // read past: the entries around it are still returned. Rule is one of the
 // Rule… IDs: RuleLeadingWhitespace, RuleIncorrectNamespace, RuleUnknownTag,
 // RuleElementOrder, RuleMissingTag (also for an image without image:loc,
-// which is not returned), RuleInvalidCharacter; RuleInvalidURL for a line
+// and an <xhtml:link> without rel, which are not returned),
+// RuleInvalidCharacter; RuleInvalidURL for a line
 // of a text sitemap that is not a URL; RuleInvalidDate for an empty
 // <lastmod> (read as absent); RuleVideo for a video with an empty
 // video:thumbnail_loc (not returned); RuleHreflang for an hreflang
-// alternate with an empty hreflang (not returned); RuleDeprecatedTag for
+// alternate with an empty hreflang, or an hreflang under a rel other than
+// "alternate" (not returned); RuleDeprecatedTag for
 // each tag or attribute Google deprecated in 2022 (image:caption,
 // image:geo_location, image:title, image:license, video:category,
 // video:gallery_loc, video:price, video:tvshow, and video:player_loc's

@@ -431,6 +431,23 @@ var rdCases = []rdCase{
 		notices: []string{"2:1 missing-tag", "3:1 missing-tag", "4:1 missing-tag", "5:47 deprecated-tag", "5:34 missing-tag", "5:93 missing-tag"},
 	},
 	{
+		// rel is an HTML link type, matched without regard to case; a
+		// link without rel, or with an hreflang under another rel, is
+		// not an alternate, and is noticed rather than dropped silently
+		// (sitemap.js warns "missing required rel or href"). Links with
+		// another rel and no hreflang (amphtml) are not sitemap data.
+		name: "xhtml:link rel",
+		in: "<urlset " + ns + " xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n<url><loc>http://a.example/</loc>\n" +
+			"<xhtml:link rel=\"Alternate\" hreflang=\"de\" href=\"http://a.example/de\"/>\n" +
+			"<xhtml:link hreflang=\"fr\" href=\"http://a.example/fr\"/>\n" +
+			"<xhtml:link/>\n" +
+			"<xhtml:link rel=\"canonical\" hreflang=\"it\" href=\"http://a.example/it\"/>\n" +
+			"<xhtml:link rel=\"amphtml\" href=\"http://a.example/amp\"/>\n" +
+			"</url></urlset>",
+		want:    []sitemap.URL{{Loc: "http://a.example/", Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "http://a.example/de"}}}},
+		notices: []string{"4:1 missing-tag", "5:1 missing-tag", "6:1 invalid-hreflang"},
+	},
+	{
 		// XML allows any number of leading zeros in a character
 		// reference: a long one is a character, not a bare '&'.
 		name: "character references with leading zeros",
