@@ -203,6 +203,34 @@ var rdCases = []rdCase{
 		format: sitemap.FormatAtom,
 	},
 	{
+		// Feeds whose elements are in a namespace of their own: the
+		// RSS 2.0 drafts' default namespace, RSS 0.9's, and an Atom feed
+		// without Atom's. The <item> or <entry> was read whatever its
+		// namespace; its <link> is in the same one. An atom:link of an
+		// RSS item is still not its link.
+		name: "feeds in other namespaces",
+		in: `<rss version="2.0" xmlns="http://backend.userland.com/rss2" xmlns:atom="http://www.w3.org/2005/Atom"><channel>
+<item><atom:link href="http://www.example.com/self" rel="self"/><link>http://www.example.com/a</link><pubDate>Tue, 10 Jun 2003 04:00:00 GMT</pubDate></item>
+</channel></rss>`,
+		want:   []sitemap.URL{{Loc: "http://www.example.com/a", LastMod: "2003-06-10T04:00:00+00:00"}},
+		format: sitemap.FormatRSS,
+	},
+	{
+		name: "RSS 0.9",
+		in: `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://my.netscape.com/rdf/simple/0.9/">
+<channel><title>T</title><link>http://www.example.com/</link></channel>
+<item><title>A</title><link>http://www.example.com/a</link></item>
+</rdf:RDF>`,
+		want:   []sitemap.URL{{Loc: "http://www.example.com/a"}},
+		format: sitemap.FormatRSS,
+	},
+	{
+		name:   "Atom without a namespace",
+		in:     `<feed><entry><link rel="alternate" href="http://www.example.com/a"/><updated>2003-12-13T18:30:02Z</updated></entry></feed>`,
+		want:   []sitemap.URL{{Loc: "http://www.example.com/a", LastMod: "2003-12-13T18:30:02Z"}},
+		format: sitemap.FormatAtom,
+	},
+	{
 		name: "extensions",
 		in: `<urlset ` + ns + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
 <url><loc>http://www.example.com/p</loc>
