@@ -61,7 +61,8 @@ type Notice struct {
 // (not returned, their entry is: what a Reader returns, a Writer takes,
 // save invalid values); an empty <lastmod> (read as absent); undefined
 // entities and bare '&' (kept as written), characters XML does not allow.
-// It reads silently: CDATA,
+// It resolves an Atom link's relative href against its xml:base, as
+// Atom says. It reads silently: CDATA,
 // comments and processing instructions, the five predefined entities and
 // character references, white space around values (ASCII and Unicode
 // spaces such as U+00A0, trimmed), any namespace prefixes.
@@ -118,6 +119,7 @@ type Reader struct {
 	rootURI    string
 	rootName   string
 	rootClosed bool
+	feedBase   string // an Atom feed's xml:base, against which its links resolve
 }
 
 // NewReader returns a Reader of r.
@@ -520,6 +522,7 @@ func (r *Reader) startXML() error {
 		r.format = FormatRSS
 	case local == "feed":
 		r.format = FormatAtom
+		r.feedBase, _ = r.attr("xml:base")
 	case htmlTag(t.qname):
 		return s.syntaxErr(t.off, ErrHTML)
 	default:

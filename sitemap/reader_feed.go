@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"net/url"
 	"strings"
 	"time"
 )
@@ -59,11 +60,19 @@ func (r *Reader) item() (*URL, error) {
 // <modified> (0.3), else its <published> or <issued>. An entry without
 // such a link is noticed and dropped. Its children are Atom's, or in the
 // namespace of the <entry> (a <feed> without Atom's namespace is read
-// as Atom all the same).
+// as Atom all the same). A relative href is resolved against the xml:base
+// of the feed, the entry and the link (RFC 4287 §4.2.7.1, XML Base), as
+// every feed reader does: the link the feed gives is the resolved one. A
+// relative href without an absolute base is kept as written, for a
+// checker to report.
 func (r *Reader) atomEntry() (*URL, error) {
 	s := &r.s
 	off := s.tag.off
 	id, uri := s.tag.id, s.tag.uri
+	base := r.feedBase
+	if b, ok := r.attr("xml:base"); ok {
+		base = resolveRef(base, b)
+	}
 	s.resetMarks()
 	s.mark(off)
 	r.fields = [4]int{-1, -1, -1, -1}
@@ -79,7 +88,11 @@ func (r *Reader) atomEntry() (*URL, error) {
 			href, _ := r.attr("href")
 			if (rel == "" || rel == "alternate") && u.Loc == "" && href != "" {
 				r.fields[0] = s.mark(t.off)
-				u.Loc = href
+				if b, ok := r.attr("xml:base"); ok {
+					u.Loc = resolveRef(resolveRef(base, b), href)
+				} else {
+					u.Loc = resolveRef(base, href)
+				}
 			}
 		case "updated", "modified", "published", "issued":
 			k := 1
@@ -146,4 +159,22 @@ func rfc822ToW3C(v string) string {
 		}
 	}
 	return v
+}
+
+// resolveRef resolves the reference ref against base, when base is an
+// absolute URL and ref a relative reference; otherwise (no base, an
+// absolute ref, either unparsable) it returns ref as it is.
+func resolveRef(base, ref string) string {
+	if base == "" || ref == "" {
+		return ref
+	}
+	b, err := url.Parse(base)
+	if err != nil || !b.IsAbs() {
+		return ref
+	}
+	u, err := url.Parse(ref)
+	if err != nil || u.IsAbs() {
+		return ref
+	}
+	return b.ResolveReference(u).String()
 }

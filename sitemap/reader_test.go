@@ -225,6 +225,32 @@ var rdCases = []rdCase{
 		format: sitemap.FormatRSS,
 	},
 	{
+		// An Atom link is an IRI reference resolved against xml:base
+		// (RFC 4287 §4.2.7.1): the feed's, the entry's (itself relative
+		// to the feed's) and the link's own. Without an absolute base the
+		// href is kept as written, for lint to report.
+		name: "Atom xml:base",
+		in: `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://www.example.com/blog/">
+<entry><link rel="alternate" href="a"/></entry>
+<entry xml:base="http://other.example/x/"><link href="../b"/></entry>
+<entry xml:base="sub/"><link href="c?x=1&amp;y=2"/></entry>
+<entry><link xml:base="/root/" href="d"/></entry>
+<entry><link href="http://absolute.example/e"/></entry>
+</feed>
+<!-- -->`,
+		want: []sitemap.URL{
+			{Loc: "http://www.example.com/blog/a"}, {Loc: "http://other.example/b"}, {Loc: "http://www.example.com/blog/sub/c?x=1&y=2"},
+			{Loc: "http://www.example.com/root/d"}, {Loc: "http://absolute.example/e"},
+		},
+		format: sitemap.FormatAtom,
+	},
+	{
+		name:   "Atom relative link without a base",
+		in:     `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="/a"/></entry></feed>`,
+		want:   []sitemap.URL{{Loc: "/a"}},
+		format: sitemap.FormatAtom,
+	},
+	{
 		name:   "Atom without a namespace",
 		in:     `<feed><entry><link rel="alternate" href="http://www.example.com/a"/><updated>2003-12-13T18:30:02Z</updated></entry></feed>`,
 		want:   []sitemap.URL{{Loc: "http://www.example.com/a", LastMod: "2003-12-13T18:30:02Z"}},
