@@ -21,11 +21,13 @@ type Position struct {
 // read past: the entries around it are still returned. Rule is one of the
 // Rule… IDs: RuleLeadingWhitespace, RuleIncorrectNamespace, RuleUnknownTag,
 // RuleElementOrder, RuleMissingTag (also for an image without image:loc,
-// which is not returned), RuleInvalidCharacter; RuleInvalidURL for a line
+// and an <xhtml:link> without rel, which are not returned),
+// RuleInvalidCharacter; RuleInvalidURL for a line
 // of a text sitemap that is not a URL; RuleInvalidDate for an empty
 // <lastmod> (read as absent); RuleVideo for a video with an empty
 // video:thumbnail_loc (not returned); RuleHreflang for an hreflang
-// alternate with an empty hreflang (not returned); RuleDeprecatedTag for
+// alternate with an empty hreflang, or an hreflang under a rel other than
+// "alternate" (not returned); RuleDeprecatedTag for
 // each tag or attribute Google deprecated in 2022 (image:caption,
 // image:geo_location, image:title, image:license, video:category,
 // video:gallery_loc, video:price, video:tvshow, and video:player_loc's
@@ -59,7 +61,8 @@ type Notice struct {
 // (not returned, their entry is: what a Reader returns, a Writer takes,
 // save invalid values); an empty <lastmod> (read as absent); undefined
 // entities and bare '&' (kept as written), characters XML does not allow.
-// It reads silently: CDATA,
+// It resolves an Atom link's relative href against its xml:base, as
+// Atom says. It reads silently: CDATA,
 // comments and processing instructions, the five predefined entities and
 // character references, white space around values (ASCII and Unicode
 // spaces such as U+00A0, trimmed), any namespace prefixes.
@@ -116,6 +119,7 @@ type Reader struct {
 	rootURI    string
 	rootName   string
 	rootClosed bool
+	feedBase   string // an Atom feed's xml:base, against which its links resolve
 }
 
 // NewReader returns a Reader of r.
@@ -518,6 +522,7 @@ func (r *Reader) startXML() error {
 		r.format = FormatRSS
 	case local == "feed":
 		r.format = FormatAtom
+		r.feedBase, _ = r.attr("xml:base")
 	case htmlTag(t.qname):
 		return s.syntaxErr(t.off, ErrHTML)
 	default:

@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"net/url"
 	"strings"
 	"time"
 )
@@ -8,10 +9,19 @@ import (
 // item reads an RSS <item>: the URL is its <link>, the date its <pubDate>
 // (RSS 2.0, converted to a W3C datetime when it parses) or <dc:date>
 // (RSS 1.0, kept as written). An item without a link is noticed and
-// dropped.
+// dropped. RSS 2.0 has no namespace and RSS 1.0 its own, but some feeds
+// put their elements in another (RSS 2.0 drafts' default namespace
+// http://backend.userland.com/rss2, RSS 0.9's
+// http://my.netscape.com/rdf/simple/0.9/): a <link> or <pubDate> in the
+// namespace of its <item> is the item's too, as the <item> itself was
+// read whatever its namespace.
 func (r *Reader) item() (*URL, error) {
 	s := &r.s
 	off := s.tag.off
+	own := func(t *tagInfo) bool { return t.id == nsNone || t.id == nsRSS1 }
+	if id, uri := s.tag.id, s.tag.uri; !own(&s.tag) {
+		own = func(t *tagInfo) bool { return t.id == nsNone || t.id == nsRSS1 || t.id == id && t.uri == uri }
+	}
 	s.resetMarks()
 	s.mark(off)
 	r.fields = [4]int{-1, -1, -1, -1}
@@ -19,12 +29,12 @@ func (r *Reader) item() (*URL, error) {
 	err := r.children(func(t *tagInfo) error {
 		local := string(t.local)
 		switch {
-		case local == "link" && (t.id == nsNone || t.id == nsRSS1) && r.fields[0] < 0:
+		case local == "link" && own(t) && r.fields[0] < 0:
 			r.fields[0] = s.mark(t.off)
 			v, err := r.leaf()
 			u.Loc = v
 			return err
-		case (local == "pubDate" && t.id == nsNone || local == "date" && t.id == nsDC) && r.fields[1] < 0:
+		case (local == "pubDate" && own(t) && t.id != nsRSS1 || local == "date" && t.id == nsDC) && r.fields[1] < 0:
 			r.fields[1] = s.mark(t.off)
 			v, err := r.leaf()
 			if local == "pubDate" {
@@ -48,17 +58,28 @@ func (r *Reader) item() (*URL, error) {
 // atomEntry reads an Atom <entry>: the URL is the href of its first <link>
 // with rel="alternate" or no rel, the date its <updated> (1.0) or
 // <modified> (0.3), else its <published> or <issued>. An entry without
-// such a link is noticed and dropped.
+// such a link is noticed and dropped. Its children are Atom's, or in the
+// namespace of the <entry> (a <feed> without Atom's namespace is read
+// as Atom all the same). A relative href is resolved against the xml:base
+// of the feed, the entry and the link (RFC 4287 §4.2.7.1, XML Base), as
+// every feed reader does: the link the feed gives is the resolved one. A
+// relative href without an absolute base is kept as written, for a
+// checker to report.
 func (r *Reader) atomEntry() (*URL, error) {
 	s := &r.s
 	off := s.tag.off
+	id, uri := s.tag.id, s.tag.uri
+	base := r.feedBase
+	if b, ok := r.attr("xml:base"); ok {
+		base = resolveRef(base, b)
+	}
 	s.resetMarks()
 	s.mark(off)
 	r.fields = [4]int{-1, -1, -1, -1}
 	u := r.newURL()
 	rank := 0
 	err := r.children(func(t *tagInfo) error {
-		if t.id != nsAtom && t.id != nsAtom03 {
+		if t.id != nsAtom && t.id != nsAtom03 && (t.id != id || t.uri != uri) {
 			return s.skip()
 		}
 		switch local := string(t.local); local {
@@ -67,7 +88,11 @@ func (r *Reader) atomEntry() (*URL, error) {
 			href, _ := r.attr("href")
 			if (rel == "" || rel == "alternate") && u.Loc == "" && href != "" {
 				r.fields[0] = s.mark(t.off)
-				u.Loc = href
+				if b, ok := r.attr("xml:base"); ok {
+					u.Loc = resolveRef(resolveRef(base, b), href)
+				} else {
+					u.Loc = resolveRef(base, href)
+				}
 			}
 		case "updated", "modified", "published", "issued":
 			k := 1
@@ -134,4 +159,22 @@ func rfc822ToW3C(v string) string {
 		}
 	}
 	return v
+}
+
+// resolveRef resolves the reference ref against base, when base is an
+// absolute URL and ref a relative reference; otherwise (no base, an
+// absolute ref, either unparsable) it returns ref as it is.
+func resolveRef(base, ref string) string {
+	if base == "" || ref == "" {
+		return ref
+	}
+	b, err := url.Parse(base)
+	if err != nil || !b.IsAbs() {
+		return ref
+	}
+	u, err := url.Parse(ref)
+	if err != nil || u.IsAbs() {
+		return ref
+	}
+	return b.ResolveReference(u).String()
 }

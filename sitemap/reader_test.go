@@ -203,6 +203,60 @@ var rdCases = []rdCase{
 		format: sitemap.FormatAtom,
 	},
 	{
+		// Feeds whose elements are in a namespace of their own: the
+		// RSS 2.0 drafts' default namespace, RSS 0.9's, and an Atom feed
+		// without Atom's. The <item> or <entry> was read whatever its
+		// namespace; its <link> is in the same one. An atom:link of an
+		// RSS item is still not its link.
+		name: "feeds in other namespaces",
+		in: `<rss version="2.0" xmlns="http://backend.userland.com/rss2" xmlns:atom="http://www.w3.org/2005/Atom"><channel>
+<item><atom:link href="http://www.example.com/self" rel="self"/><link>http://www.example.com/a</link><pubDate>Tue, 10 Jun 2003 04:00:00 GMT</pubDate></item>
+</channel></rss>`,
+		want:   []sitemap.URL{{Loc: "http://www.example.com/a", LastMod: "2003-06-10T04:00:00+00:00"}},
+		format: sitemap.FormatRSS,
+	},
+	{
+		name: "RSS 0.9",
+		in: `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://my.netscape.com/rdf/simple/0.9/">
+<channel><title>T</title><link>http://www.example.com/</link></channel>
+<item><title>A</title><link>http://www.example.com/a</link></item>
+</rdf:RDF>`,
+		want:   []sitemap.URL{{Loc: "http://www.example.com/a"}},
+		format: sitemap.FormatRSS,
+	},
+	{
+		// An Atom link is an IRI reference resolved against xml:base
+		// (RFC 4287 §4.2.7.1): the feed's, the entry's (itself relative
+		// to the feed's) and the link's own. Without an absolute base the
+		// href is kept as written, for lint to report.
+		name: "Atom xml:base",
+		in: `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://www.example.com/blog/">
+<entry><link rel="alternate" href="a"/></entry>
+<entry xml:base="http://other.example/x/"><link href="../b"/></entry>
+<entry xml:base="sub/"><link href="c?x=1&amp;y=2"/></entry>
+<entry><link xml:base="/root/" href="d"/></entry>
+<entry><link href="http://absolute.example/e"/></entry>
+</feed>
+<!-- -->`,
+		want: []sitemap.URL{
+			{Loc: "http://www.example.com/blog/a"}, {Loc: "http://other.example/b"}, {Loc: "http://www.example.com/blog/sub/c?x=1&y=2"},
+			{Loc: "http://www.example.com/root/d"}, {Loc: "http://absolute.example/e"},
+		},
+		format: sitemap.FormatAtom,
+	},
+	{
+		name:   "Atom relative link without a base",
+		in:     `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="/a"/></entry></feed>`,
+		want:   []sitemap.URL{{Loc: "/a"}},
+		format: sitemap.FormatAtom,
+	},
+	{
+		name:   "Atom without a namespace",
+		in:     `<feed><entry><link rel="alternate" href="http://www.example.com/a"/><updated>2003-12-13T18:30:02Z</updated></entry></feed>`,
+		want:   []sitemap.URL{{Loc: "http://www.example.com/a", LastMod: "2003-12-13T18:30:02Z"}},
+		format: sitemap.FormatAtom,
+	},
+	{
 		name: "extensions",
 		in: `<urlset ` + ns + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
 <url><loc>http://www.example.com/p</loc>
@@ -429,6 +483,23 @@ var rdCases = []rdCase{
 			"</urlset>",
 		want:    []sitemap.URL{{Loc: "http://a.example/"}}, // the image without image:loc is dropped, the page kept
 		notices: []string{"2:1 missing-tag", "3:1 missing-tag", "4:1 missing-tag", "5:47 deprecated-tag", "5:34 missing-tag", "5:93 missing-tag"},
+	},
+	{
+		// rel is an HTML link type, matched without regard to case; a
+		// link without rel, or with an hreflang under another rel, is
+		// not an alternate, and is noticed rather than dropped silently
+		// (sitemap.js warns "missing required rel or href"). Links with
+		// another rel and no hreflang (amphtml) are not sitemap data.
+		name: "xhtml:link rel",
+		in: "<urlset " + ns + " xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n<url><loc>http://a.example/</loc>\n" +
+			"<xhtml:link rel=\"Alternate\" hreflang=\"de\" href=\"http://a.example/de\"/>\n" +
+			"<xhtml:link hreflang=\"fr\" href=\"http://a.example/fr\"/>\n" +
+			"<xhtml:link/>\n" +
+			"<xhtml:link rel=\"canonical\" hreflang=\"it\" href=\"http://a.example/it\"/>\n" +
+			"<xhtml:link rel=\"amphtml\" href=\"http://a.example/amp\"/>\n" +
+			"</url></urlset>",
+		want:    []sitemap.URL{{Loc: "http://a.example/", Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "http://a.example/de"}}}},
+		notices: []string{"4:1 missing-tag", "5:1 missing-tag", "6:1 invalid-hreflang"},
 	},
 	{
 		// XML allows any number of leading zeros in a character

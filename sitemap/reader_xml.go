@@ -956,15 +956,26 @@ func (r *Reader) publication(p *Publication, seen *uint32) error {
 }
 
 // link reads an <xhtml:link>: an hreflang alternate when rel="alternate"
-// and hreflang is set. Other links (rel="amphtml", app deep links without
-// hreflang) are not part of the protocol's data and are skipped.
+// and hreflang is set. rel is matched as HTML matches link types, without
+// regard to ASCII case ("Alternate" is an alternate too). Other links
+// (rel="amphtml", app deep links without hreflang) are not part of the
+// protocol's data and are skipped; but a link without rel, or one that
+// carries an hreflang under another rel, is noticed: it was meant as an
+// alternate, and Google does not read it as one.
 func (r *Reader) link(u *URL) error {
 	s := &r.s
 	t := &s.tag
-	rel, _ := r.attr("rel")
+	rel, hasRel := r.attr("rel")
 	lang, hasLang := r.attr("hreflang")
 	href, _ := r.attr("href")
-	if rel == "alternate" && hasLang {
+	alternate := rel == "alternate" || strings.EqualFold(rel, "alternate")
+	switch {
+	case !hasRel:
+		r.warn(t.off, RuleMissingTag, fmt.Sprintf("<%s> without rel (not read): an hreflang alternate is <%s rel=\"alternate\" hreflang=\"…\" href=\"…\"/>", t.qname, t.qname))
+	case hasLang && !alternate:
+		r.warn(t.off, RuleHreflang, fmt.Sprintf("<%s rel=%q hreflang=%q> (not read): an hreflang alternate has rel=\"alternate\"", t.qname, rel, lang))
+	}
+	if alternate && hasLang {
 		switch {
 		case href == "":
 			r.warn(t.off, RuleMissingTag, fmt.Sprintf("<%s rel=\"alternate\" hreflang=%q> without href (not read)", t.qname, lang))
