@@ -91,7 +91,7 @@ var (
 	InvalidImage = newRule(sitemap.RuleImage, Error, "Missing XML tag",
 		"Image without a valid image:loc\nimage:loc is required and must be an absolute URL.")
 	InvalidVideo = newRule(sitemap.RuleVideo, Error, "Invalid tag value",
-		"Invalid video\nA required tag is missing (thumbnail_loc, title, description, and content_loc or player_loc: the schema cannot require one of the two, Google does), or a value is out of range: title ≤ 100 and description ≤ 2,048 characters, duration 1 to 28,800, rating 0 to 5, at most 32 tags, uploader ≤ 255 characters, yes/no fields, country and platform lists.")
+		"Invalid video\nA required tag is missing (thumbnail_loc, title, description, and content_loc or player_loc: the schema cannot require one of the two, Google does), or a value is out of range: title ≤ 100 and description ≤ 2,048 characters, duration 1 to 28,800, rating 0 to 5, at most 32 tags, uploader ≤ 255 characters and its @info page on the domain of the <loc>, yes/no fields, country and platform lists.")
 	InvalidNews = newRule(sitemap.RuleNews, Error, "Missing <publication> tag",
 		"Invalid news entry\nnews:publication (name, language), news:publication_date and news:title are required; the language is an ISO 639 code (2 or 3 letters, or zh-cn, zh-tw).")
 	TooManyNews = newRule("too-many-news-urls", Error, "Too many News URLs",

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // Check reports, through report, every way u breaks the protocol: each
@@ -227,6 +229,10 @@ func checkVideo(report func(*Violation), v *Video, pageLoc string) {
 		checkTextMax(report, RuleVideo, "video:uploader", up.Name, MaxUploaderLen)
 		if up.Info != "" {
 			checkURI(report, RuleVideo, "video:uploader@info", up.Info)
+			if !sameDomain(up.Info, pageLoc) {
+				bad(report, RuleVideo, "video:uploader@info", up.Info,
+					"not on the domain of the page's <loc>; Google wants the uploader's page on the same domain")
+			}
 		}
 	}
 	if p := v.Platform; p != nil {
@@ -724,4 +730,25 @@ func cut(s string, sep byte) (before, after string, found bool) {
 		}
 	}
 	return s, "", false
+}
+
+// sameDomain reports whether the URLs a and b are on one registrable
+// domain (www.example.com and video.example.com are; example.co.uk and
+// other.co.uk are not: the public suffix list says where a domain
+// starts). A URL that does not parse, or has no such domain (an IP
+// address, a bare public suffix), is compared by its host alone; one that
+// does not parse at all is reported elsewhere, and passes here.
+func sameDomain(a, b string) bool {
+	ua, err1 := ParseURI(a)
+	ub, err2 := ParseURI(b)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	ha, hb := strings.ToLower(ua.Host), strings.ToLower(ub.Host)
+	if ha == hb {
+		return true
+	}
+	da, err1 := publicsuffix.EffectiveTLDPlusOne(ha)
+	db, err2 := publicsuffix.EffectiveTLDPlusOne(hb)
+	return err1 == nil && err2 == nil && da == db
 }

@@ -240,6 +240,17 @@ func TestCheckFields(t *testing.T) {
 		})}, nil},
 		{"video uploader bad", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.Uploader = &sitemap.Uploader{Name: long(256), Info: "u"} })},
 			[]found{{sitemap.RuleVideo, "video:uploader"}, {sitemap.RuleVideo, "video:uploader@info"}}},
+		// Google wants the uploader's page on the <loc>'s domain: any
+		// host of it, by the public suffix list.
+		{"video uploader other host of the domain", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
+			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://Videos.EXAMPLE.com/users/ann"}
+		})}, nil},
+		{"video uploader other domain", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
+			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://www.example.net/users/ann"}
+		})}, []found{{sitemap.RuleVideo, "video:uploader@info"}}},
+		{"video uploader beside a public suffix", sitemap.URL{Loc: "https://shop.example.co.uk/v", Videos: video(func(v *sitemap.Video) {
+			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://other.co.uk/ann"}
+		})}, []found{{sitemap.RuleVideo, "video:uploader@info"}}},
 		{"video uploader empty", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.Uploader = &sitemap.Uploader{} })}, []found{{sitemap.RuleVideo, "video:uploader"}}},
 		{"video gallery", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.GalleryLoc = "gallery" })}, []found{{sitemap.RuleVideo, "video:gallery_loc"}}},
 
