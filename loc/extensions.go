@@ -27,24 +27,45 @@ func NormalizeExtensions(u *sitemap.URL) (err error) {
 	return err
 }
 
-// A urlField is a URL-valued field of an extension element.
+// A urlField is a URL-valued field of an extension element. Every one is
+// normalised, not only those Google requires: a license, gallery or
+// uploader page given as an IRI is as much a URL as the image's own, and
+// the Writer refuses it unescaped.
 type urlField[T any] struct {
 	name     string // as a Violation names it
 	optional bool   // empty means absent
 	p        func(*T) *string
+	// own, when set, copies what the field lies behind (a pointer the
+	// element shares with its source) before the field is changed.
+	own func(*T)
 }
+
+// absent stands for a field behind a nil pointer: empty, and optional, so
+// never written.
+var absent string
 
 var (
 	imageURLs = []urlField[sitemap.Image]{
-		{"image:loc", false, func(x *sitemap.Image) *string { return &x.Loc }},
+		{"image:loc", false, func(x *sitemap.Image) *string { return &x.Loc }, nil},
+		{"image:license", true, func(x *sitemap.Image) *string { return &x.License }, nil},
 	}
 	videoURLs = []urlField[sitemap.Video]{
-		{"video:thumbnail_loc", false, func(x *sitemap.Video) *string { return &x.ThumbnailLoc }},
-		{"video:content_loc", true, func(x *sitemap.Video) *string { return &x.ContentLoc }},
-		{"video:player_loc", true, func(x *sitemap.Video) *string { return &x.PlayerLoc }},
+		{"video:thumbnail_loc", false, func(x *sitemap.Video) *string { return &x.ThumbnailLoc }, nil},
+		{"video:content_loc", true, func(x *sitemap.Video) *string { return &x.ContentLoc }, nil},
+		{"video:player_loc", true, func(x *sitemap.Video) *string { return &x.PlayerLoc }, nil},
+		{"video:gallery_loc", true, func(x *sitemap.Video) *string { return &x.GalleryLoc }, nil},
+		{"video:uploader@info", true, func(x *sitemap.Video) *string {
+			if x.Uploader == nil {
+				return &absent
+			}
+			return &x.Uploader.Info
+		}, func(x *sitemap.Video) {
+			up := *x.Uploader
+			x.Uploader = &up
+		}},
 	}
 	alternateURLs = []urlField[sitemap.Alternate]{
-		{"xhtml:link", false, func(x *sitemap.Alternate) *string { return &x.Href }},
+		{"xhtml:link", false, func(x *sitemap.Alternate) *string { return &x.Href }, nil},
 	}
 )
 
@@ -69,6 +90,9 @@ func normalizeAll[T any](xs []T, fields []urlField[T]) ([]T, error) {
 			if n != s {
 				if !copied {
 					xs, copied = append([]T(nil), xs...), true
+				}
+				if f.own != nil {
+					f.own(&xs[i])
 				}
 				*f.p(&xs[i]) = n
 			}

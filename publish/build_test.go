@@ -1074,23 +1074,31 @@ func TestNewsLimit(t *testing.T) {
 }
 
 // TestExtensionURLsNormalised: image, video and alternate URLs are
-// normalised like locs, and may be on other hosts.
+// normalised like locs, and may be on other hosts; so are the optional ones
+// (an image's license, a video's gallery and uploader page), which were
+// refused as IRIs while the others were escaped.
 func TestExtensionURLsNormalised(t *testing.T) {
 	dir := t.TempDir()
+	uploader := &sitemap.Uploader{Name: "Ünal", Info: base + "über uns"}
 	in := sitemap.URL{
 		Loc:    base + "v",
-		Images: []sitemap.Image{{Loc: "https://CDN.example.net/a b.png"}, {Loc: "https://cdn.example.net/ok.png"}},
+		Images: []sitemap.Image{{Loc: "https://CDN.example.net/a b.png", License: base + "lizenz/ü"}, {Loc: "https://cdn.example.net/ok.png"}},
 		Videos: []sitemap.Video{{
 			ThumbnailLoc: "https://bücher.example/t.jpg",
 			Title:        "A video", Description: "About it",
 			ContentLoc: "https://media.example.net:443/v.mp4",
+			GalleryLoc: "https://WWW.example.com/galerie/ü",
+			Uploader:   uploader,
 		}},
 		Alternates: []sitemap.Alternate{{Hreflang: "de", Href: "https://www.example.de/ümlaut"}, {Hreflang: "x-default", Href: base + "v"}},
 	}
 	keep := fmt.Sprint(in)
 	res := build(t, Options{Dir: dir}, []sitemap.URL{in})
-	if fmt.Sprint(in) != keep {
+	if fmt.Sprint(in) != keep || in.Videos[0].Uploader != uploader || *uploader != (sitemap.Uploader{Name: "Ünal", Info: base + "über uns"}) {
 		t.Error("Add changed the caller's URL")
+	}
+	if res.Refused[sitemap.RuleImage]+res.Refused[sitemap.RuleVideo] != 0 || res.URLs != 1 {
+		t.Fatalf("refused %v, published %d URLs; want the URL published", res.Refused, res.URLs)
 	}
 	xsdtest.Check(t, dir)
 	got, _ := readDoc(t, dir, res.Files[0].Name)
@@ -1100,6 +1108,9 @@ func TestExtensionURLsNormalised(t *testing.T) {
 	u := got[0]
 	for _, c := range []struct{ got, want string }{
 		{u.Images[0].Loc, "https://cdn.example.net/a%20b.png"},
+		{u.Images[0].License, base + "lizenz/%C3%BC"},
+		{u.Videos[0].GalleryLoc, base + "galerie/%C3%BC"},
+		{u.Videos[0].Uploader.Info, base + "%C3%BCber%20uns"},
 		{u.Images[1].Loc, "https://cdn.example.net/ok.png"},
 		{u.Videos[0].ThumbnailLoc, "https://xn--bcher-kva.example/t.jpg"},
 		{u.Videos[0].ContentLoc, "https://media.example.net/v.mp4"},

@@ -212,11 +212,23 @@ func InDir(path, dir string) bool {
 }
 
 // checkURL checks the URL of a field: an http or https URL that loc
-// accepts as a scope.
+// accepts as a scope, and a folder's: no query or fragment, which the "/"
+// a folder's URL ends in would be added to, leaving the folder the one
+// above (https://www.example.com/sitemaps?v=1 named https://www.example.com/,
+// and an index listed its files there).
 func checkURL(field, s string) *OptionError {
-	if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return &OptionError{Field: field, Value: s,
 			Err: fmt.Errorf("%q is not an http or https URL, e.g. \"https://www.example.com/\"", s)}
+	}
+	if u.RawQuery != "" || u.ForceQuery || strings.Contains(s, "#") {
+		dir := dirURL(u.EscapedPath())
+		if dir == "" {
+			dir = "/"
+		}
+		return &OptionError{Field: field, Value: s,
+			Err: fmt.Errorf("%q has a query or a fragment: give the folder's URL alone, e.g. \"%s://%s%s\"", s, u.Scheme, u.Host, dir)}
 	}
 	if _, err := loc.NewScope(dirURL(s)); err != nil {
 		return &OptionError{Field: field, Value: s, Err: err, wrapped: true}

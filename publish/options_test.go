@@ -22,6 +22,14 @@ func TestOptionErrorsTyped(t *testing.T) {
 		{Options{Dir: "d"}, "Base", "", "publish: Options.Base is required"},
 		{Options{Dir: "d", Base: "ftp://x/"}, "Base", "ftp://x/", `publish: Options.Base "ftp://x/" is not an http or https URL, e.g. "https://www.example.com/"`},
 		{Options{Dir: "d", Base: "https://www.example.com/", PublicURL: "x"}, "PublicURL", "x", `publish: Options.PublicURL "x" is not an http or https URL, e.g. "https://www.example.com/"`},
+		// A folder's URL has no query or fragment: the "/" added to it
+		// went after them, and the folder was the one above.
+		{Options{Dir: "d", Base: "https://www.example.com/shop?v=1"}, "Base", "https://www.example.com/shop?v=1",
+			`publish: Options.Base "https://www.example.com/shop?v=1" has a query or a fragment: give the folder's URL alone, e.g. "https://www.example.com/shop/"`},
+		{Options{Dir: "d", Base: "https://www.example.com/", PublicURL: "https://www.example.com/sitemaps#top"}, "PublicURL", "https://www.example.com/sitemaps#top",
+			`publish: Options.PublicURL "https://www.example.com/sitemaps#top" has a query or a fragment: give the folder's URL alone, e.g. "https://www.example.com/sitemaps/"`},
+		{Options{Dir: "d", Base: "https://www.example.com/", PublicURL: "https://www.example.com?"}, "PublicURL", "https://www.example.com?",
+			`publish: Options.PublicURL "https://www.example.com?" has a query or a fragment: give the folder's URL alone, e.g. "https://www.example.com/"`},
 		{Options{Dir: "d", Base: "https://www.example.com/", Name: "a.b"}, "Name", "a.b", `publish: Options.Name "a.b": use letters, digits, _ and - only`},
 		{Options{Dir: "d", Base: "https://www.example.com/", Format: sitemap.FormatIndex}, "Format", sitemap.FormatIndex, ""},
 		{Options{Dir: "d", Base: "https://www.example.com/", Index: 7}, "Index", IndexMode(7), "publish: Options.Index 7 is not an IndexMode"},

@@ -53,8 +53,12 @@ func (u *URL) checkFields(report func(*Violation), strict bool) {
 				"not one of always, hourly, daily, weekly, monthly, yearly, never (lowercase)")
 		}
 	}
-	if p := u.Priority; p != "" && !(len(p) == 3 && p[1] == '.' && (p[0] == '0' && p[2]-'0' <= 9 || p == "1.0")) && !decimalIn(p, 1) {
-		bad(report, RuleInvalidPriority, "priority", u.Priority, "not a decimal from 0.0 to 1.0")
+	if p := u.Priority; p != "" && !(len(p) == 3 && p[1] == '.' && (p[0] == '0' && p[2]-'0' <= 9 || p == "1.0")) {
+		if !decimalIn(p, 1) {
+			bad(report, RuleInvalidPriority, "priority", p, "not a decimal from 0.0 to 1.0")
+		} else if tooManyDigits(p) {
+			bad(report, RuleInvalidPriority, "priority", p, digitsMsg)
+		}
 	}
 	if len(u.Images) == 0 && len(u.Videos) == 0 && u.News == nil && len(u.Alternates) == 0 {
 		return
@@ -191,11 +195,17 @@ func checkVideo(report func(*Violation), v *Video, pageLoc string) {
 	if v.ExpirationDate != "" {
 		checkDate(report, "video:expiration_date", v.ExpirationDate, formDay)
 	}
-	if v.Rating != "" && !decimalIn(v.Rating, 5) {
-		bad(report, RuleVideo, "video:rating", v.Rating, "not a decimal from 0.0 to 5.0")
+	if v.Rating != "" {
+		if !decimalIn(v.Rating, 5) {
+			bad(report, RuleVideo, "video:rating", v.Rating, "not a decimal from 0.0 to 5.0")
+		} else if tooManyDigits(v.Rating) {
+			bad(report, RuleVideo, "video:rating", v.Rating, digitsMsg)
+		}
 	}
 	if _, ok := nonNegativeDigits(v.ViewCount); v.ViewCount != "" && !ok {
 		bad(report, RuleVideo, "video:view_count", v.ViewCount, "not a whole number")
+	} else if tooManyDigits(v.ViewCount) {
+		bad(report, RuleVideo, "video:view_count", v.ViewCount, digitsMsg)
 	}
 	if v.PublicationDate != "" {
 		checkDate(report, "video:publication_date", v.PublicationDate, formDay)
@@ -248,6 +258,8 @@ func checkVideo(report func(*Violation), v *Video, pageLoc string) {
 func checkPrice(report func(*Violation), p *Price) {
 	if p.Value != "" && !decimalIn(p.Value, -1) {
 		bad(report, RuleVideo, "video:price", p.Value, "not a non-negative decimal")
+	} else if tooManyDigits(p.Value) {
+		bad(report, RuleVideo, "video:price", p.Value, digitsMsg)
 	}
 	switch {
 	case p.Currency != "":
@@ -576,6 +588,39 @@ func decimalIn(s string, max int) bool {
 		n = int(intPart[0] - '0')
 	}
 	return n < max || n == max && allZero(frac)
+}
+
+// maxDigits is the most digits a number (priority, video:rating,
+// video:view_count, video:price) may have. The schemas' types (xsd:decimal,
+// xsd:nonNegativeInteger) are unbounded on paper, but XML Schema lets a
+// validator stop at 18 digits (§3.2.3, totalDigits), and libxml2, behind
+// xmllint and the many parsers built on it, refuses a number of more than
+// 24: a longer value fails the schemas in practice. No real priority,
+// rating, count or price comes near (a float printed in full has 17).
+const maxDigits = 24
+
+const digitsMsg = "more than 24 digits, which xmllint (libxml2) and the validators built on it refuse; round it"
+
+// tooManyDigits reports whether the number s has more than maxDigits
+// digits, counted as libxml2 counts them: the integer part's leading zeros
+// aside, the fraction's trailing zeros included.
+func tooManyDigits(s string) bool {
+	if len(s) <= maxDigits {
+		return false
+	}
+	n := 0
+	leading := true
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			leading = false
+		case c == '0' && leading:
+		case '0' <= c && c <= '9':
+			leading = false
+			n++
+		}
+	}
+	return n > maxDigits
 }
 
 func allZero(s string) bool {

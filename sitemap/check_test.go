@@ -171,6 +171,11 @@ func TestCheckFields(t *testing.T) {
 		{"priority dot", sitemap.URL{Priority: "."}, []found{{sitemap.RuleInvalidPriority, "priority"}}},
 		{"priority exp", sitemap.URL{Priority: "5e-1"}, []found{{sitemap.RuleInvalidPriority, "priority"}}},
 		{"priority high", sitemap.URL{Priority: "high"}, []found{{sitemap.RuleInvalidPriority, "priority"}}},
+		// libxml2 (xmllint) refuses a decimal of more than 24 digits, the
+		// fraction's trailing zeros counted, the integer's leading zeros not.
+		{"priority 24 digits", sitemap.URL{Priority: "0000." + strings.Repeat("1", 24)}, nil},
+		{"priority 25 digits", sitemap.URL{Priority: "0." + strings.Repeat("1", 25)}, []found{{sitemap.RuleInvalidPriority, "priority"}}},
+		{"priority 25 zeros", sitemap.URL{Priority: "0.5" + strings.Repeat("0", 24)}, []found{{sitemap.RuleInvalidPriority, "priority"}}},
 
 		{"1000 images", sitemap.URL{Images: images(sitemap.MaxImages)}, nil},
 		{"1001 images", sitemap.URL{Images: images(sitemap.MaxImages + 1)}, []found{{sitemap.RuleTooManyImages, "image:image"}}},
@@ -207,6 +212,12 @@ func TestCheckFields(t *testing.T) {
 		{"video view count +5", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.ViewCount = "+5" })}, nil},
 		{"video view count -0", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.ViewCount = "-0" })}, nil},
 		{"video view count huge", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.ViewCount = "99999999999999999999" })}, nil},
+		{"video view count 24 digits", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.ViewCount = "000" + strings.Repeat("9", 24) })}, nil},
+		{"video view count 25 digits", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.ViewCount = strings.Repeat("9", 25) })}, []found{{sitemap.RuleVideo, "video:view_count"}}},
+		{"video rating 25 digits", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.Rating = "4." + strings.Repeat("9", 24) })}, []found{{sitemap.RuleVideo, "video:rating"}}},
+		{"video price 25 digits", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
+			v.Prices = []sitemap.Price{{Value: "1." + strings.Repeat("9", 24), Currency: "EUR"}}
+		})}, []found{{sitemap.RuleVideo, "video:price"}}},
 		{"video duration huge", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.Duration = "99999999999999999999" })}, []found{{sitemap.RuleVideo, "video:duration"}}},
 		{"video expiration", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.ExpirationDate = "2024-01" })}, []found{{sitemap.RuleInvalidDate, "video:expiration_date"}}},
 		{"video publication no zone", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) { v.PublicationDate = "2024-01-02T10:00:00" })}, []found{{sitemap.RuleTimeWithoutZone, "video:publication_date"}}},

@@ -207,6 +207,44 @@ func TestWriterRefuses(t *testing.T) {
 	}
 }
 
+// TestWriterLongNumbers: a number of 24 digits, the most libxml2 reads, is
+// written and passes the schemas; one more digit in a priority, rating, view
+// count or price is refused, where it used to be written into a file that
+// xmllint rejects whole.
+func TestWriterLongNumbers(t *testing.T) {
+	digits := func(n int) string { return strings.Repeat("1", n) }
+	at := func(n int) *sitemap.URL {
+		v := goodVideo()
+		v.Rating = "1." + digits(n-1)
+		v.ViewCount = "00" + digits(n)
+		v.Prices = []sitemap.Price{{Value: "0." + digits(n-1) + "0", Currency: "EUR"}}
+		return &sitemap.URL{Loc: page, Priority: "0." + digits(n), Videos: []sitemap.Video{v}}
+	}
+	d := newDoc(sitemap.FormatURLSet)
+	if err := d.WriteURL(at(24)); err != nil {
+		t.Fatalf("24 digits: %v", err)
+	}
+	over := []struct {
+		name string
+		edit func(u *sitemap.URL)
+		rule string
+	}{
+		{"priority", func(u *sitemap.URL) { u.Priority = "0." + digits(25) }, sitemap.RuleInvalidPriority},
+		{"rating", func(u *sitemap.URL) { u.Videos[0].Rating = "1." + digits(24) }, sitemap.RuleVideo},
+		{"view-count", func(u *sitemap.URL) { u.Videos[0].ViewCount = digits(25) }, sitemap.RuleVideo},
+		{"price", func(u *sitemap.URL) { u.Videos[0].Prices[0].Value = "0." + digits(24) + "0" }, sitemap.RuleVideo},
+	}
+	for _, tt := range over {
+		u := at(24)
+		u.Loc += "/" + tt.name
+		tt.edit(u)
+		if v, ok := errors.AsType[*sitemap.Violation](d.WriteURL(u)); !ok || v.Rule != tt.rule {
+			t.Errorf("%s of 25 digits: WriteURL = %v; want a *Violation with rule %s", tt.name, v, tt.rule)
+		}
+	}
+	d.finish(t, "long-numbers.xml")
+}
+
 func TestWriterViolationMessage(t *testing.T) {
 	d := newDoc(sitemap.FormatURLSet)
 	err := d.WriteURL(plain("http://www.example.com/ümlat.html"))

@@ -143,9 +143,15 @@ func printSummary(a *app, o publish.Options, res *publish.Result, rep *refusals,
 	case 1:
 		fmt.Fprintf(w, "Submit: %s\n", res.Indexes[0])
 	default:
-		// --max-urls bounds an index's sitemaps as it bounds a file's URLs.
-		fmt.Fprintf(w, "Submit each of these %d index files (one index holds at most %s sitemaps):\n",
-			len(res.Indexes), group(o.WithDefaults().MaxURLs))
+		// --max-urls bounds an index's sitemaps as it bounds a file's URLs,
+		// and --max-bytes its size: the limit the first index reached is
+		// the one that split them.
+		lim := o.WithDefaults()
+		why := group(lim.MaxURLs) + " sitemaps"
+		if i := slices.IndexFunc(res.Files, func(f publish.File) bool { return f.Index }); i >= 0 && res.Files[i].Entries < lim.MaxURLs {
+			why = group64(lim.MaxBytes) + " bytes"
+		}
+		fmt.Fprintf(w, "Submit each of these %d index files (one index holds at most %s):\n", len(res.Indexes), why)
 		for _, u := range res.Indexes {
 			fmt.Fprintf(w, "  %s\n", u)
 		}

@@ -560,4 +560,13 @@ func TestGenerateSecondIndexSummary(t *testing.T) {
 	if !strings.Contains(r.stdout, "Submit each of these 2 index files (one index holds at most 2 sitemaps):") {
 		t.Errorf("summary:\n%s", r.stdout)
 	}
+	// Split by --max-bytes, the indexes hold far fewer than 50,000 sitemaps:
+	// the summary names the limit they reached (it said 50,000 sitemaps).
+	out = filepath.Join(dir, "bytes")
+	r = genRun(t, "", "generate", "--base", genBase, "--out", out, "--max-bytes", "440", genWrite(t, dir, "urls.txt", genNumbered(20, "p")))
+	r.want(t, exitOK)
+	if !strings.Contains(r.stdout, "index files (one index holds at most 440 bytes):") {
+		t.Errorf("summary:\n%s", r.stdout)
+	}
+	xsdtest.Check(t, out)
 }
