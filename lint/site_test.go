@@ -200,6 +200,17 @@ func TestHostileSites(t *testing.T) {
 		r.has(t, "file-too-large", "/bomb.xml", "file too large")
 		r.has(t, "file-too-large", "/bomb.xml.gz", "")
 	})
+	t.Run("Content-Encoding over a body not so encoded", func(t *testing.T) {
+		// Read as an empty document before: the walk sniffs a body's
+		// head, then reads it on, and the gzip decoder was opened again.
+		s := sitetest.New(t)
+		s.Handle("/sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write([]byte(sitetest.URLSet(s.URL + "/a")))
+		})
+		r := checkSite(t, discover.Options{}, s.URL+"/sitemap.xml")
+		r.has(t, "compression-error", "/sitemap.xml", "Content-Encoding gzip")
+	})
 	t.Run("HTML instead of a sitemap", func(t *testing.T) {
 		s := sitetest.New(t)
 		s.Page("/sitemap.xml", "<!DOCTYPE html>\n<html><head><title>Shop</title></head><body>Welcome</body></html>\n")

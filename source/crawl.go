@@ -757,7 +757,10 @@ func (c *Crawl) get(rawURL string) (*fetch.Response, error) {
 		wait := time.Duration(1<<try) * time.Second
 		ra := strings.TrimSpace(resp.Header.Get("Retry-After"))
 		if s, err := strconv.Atoi(ra); err == nil {
-			wait = time.Duration(s) * time.Second
+			// Capped before it is made a Duration: past 292 years of
+			// seconds it wrapped round, to no wait at all (a server
+			// asking for the longest wait was asked again at once).
+			wait = time.Duration(min(s, int(time.Minute/time.Second))) * time.Second
 		} else if t, err := http.ParseTime(ra); err == nil {
 			wait = time.Until(t)
 		}

@@ -1,6 +1,7 @@
 package source_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -158,5 +159,43 @@ func TestCrawlRetriesTakeTurns(t *testing.T) {
 	}
 	if most > 1 {
 		t.Errorf("%d retries at the server at once, at a rate of 8 a second", most)
+	}
+}
+
+// TestCrawlRetryAfterPastDurationRange: a Retry-After of more seconds than
+// a Duration holds is the longest wait (a minute), not none: it wrapped
+// round, and the page was asked for again at once, three times in all.
+func TestCrawlRetryAfterPastDurationRange(t *testing.T) {
+	var mu sync.Mutex
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.NotFound(w, r)
+		default:
+			mu.Lock()
+			hits++
+			mu.Unlock()
+			// 2^63 ns is 9223372036.85 s: one second more wraps round.
+			w.Header().Set("Retry-After", "9223372037")
+			http.Error(w, "busy", http.StatusTooManyRequests)
+		}
+	}))
+	defer srv.Close()
+	// The budget ends the crawl in the minute's wait; the first answer is
+	// all the server sees.
+	c, err := source.OpenCrawl(context.Background(), source.CrawlOptions{
+		Starts: []string{srv.URL + "/"}, Rate: -1, Budget: time.Second, Dir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for range c.All() {
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits != 1 {
+		t.Errorf("the page was asked for %d times within a second of its answer asking for the longest wait", hits)
 	}
 }

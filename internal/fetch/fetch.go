@@ -374,10 +374,15 @@ func isZlibHeader(h []byte) bool {
 }
 
 // lazy opens a decoder on first Read, so that a damaged header is a Read
-// error (with the place in the body) rather than a failed Get.
+// error (with the place in the body) rather than a failed Get. A failed
+// open is the answer of every later Read too: opened again, the decoder
+// would start from wherever the failed one left the body (gzip's header
+// read from the middle of it, or at its end: "not gzip" read on as an
+// empty document, once a reader had sniffed its head and read on).
 type lazy struct {
 	open func() (io.Reader, error)
 	r    io.Reader
+	err  error // the open's, when it failed
 }
 
 // Close releases the decoder's resources (zstd's goroutines).
@@ -389,9 +394,13 @@ func (l *lazy) Close() error {
 }
 
 func (l *lazy) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
 	if l.r == nil {
 		r, err := l.open()
 		if err != nil {
+			l.err = err
 			return 0, err
 		}
 		l.r = r

@@ -164,6 +164,29 @@ func TestDamagedStreamIsCompressionError(t *testing.T) {
 	}
 }
 
+// TestDamagedHeaderErrorSticks: a body whose coding's header is damaged
+// fails every read, not only the first. A reader that sniffs the head of
+// a body and then reads on (the site walk's) read the rest as an empty
+// document: the decoder was opened again past the bytes the first had
+// taken.
+func TestDamagedHeaderErrorSticks(t *testing.T) {
+	for _, coding := range []string{"gzip", "x-gzip", "deflate", "br", "zstd"} {
+		t.Run(coding, func(t *testing.T) {
+			resp, err := (&Client{}).Get(context.Background(), serve(t, []byte("not compressed at all, really not"), coding))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			for i := range 3 {
+				n, err := resp.Body.Read(make([]byte, 512))
+				if n != 0 || !errors.Is(err, sitemap.ErrCompression) {
+					t.Fatalf("read %d: %d bytes, %v; want a compression error", i+1, n, err)
+				}
+			}
+		})
+	}
+}
+
 func TestUnsupportedEncoding(t *testing.T) {
 	_, _, err := getAll(t, &Client{}, serve(t, []byte("x"), "gzip, foo"))
 	if !errors.Is(err, ErrUnsupportedEncoding) || !strings.Contains(err.Error(), `"foo"`) {
