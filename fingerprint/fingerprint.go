@@ -34,6 +34,7 @@ import (
 
 	"github.com/andybalholm/cascadia"
 	"github.com/cespare/xxhash/v2"
+	"github.com/sitemapkit/sitemapkit/internal/htmltoken"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -90,19 +91,28 @@ func (h *Hasher) HTML(r io.Reader) (uint64, error) {
 	c.selected = h.content != nil
 	if h.content == nil && h.ignore == nil {
 		// No selector: a streaming pass, no tree.
-		z := html.NewTokenizer(lr)
+		z := htmltoken.NewTokenizer(lr)
 		for {
 			tt := z.Next()
 			if tt == html.ErrorToken {
 				break
 			}
-			c.token(z, tt)
+			c.token(z.Tokenizer, tt)
 		}
 		if err := z.Err(); err != io.EOF {
 			return 0, fmt.Errorf("fingerprint: %w", err)
 		}
 	} else {
-		doc, err := html.Parse(lr)
+		// html.Parse has no bound on a tag (see htmltoken): the page is
+		// tokenized within the bounds first.
+		page, err := io.ReadAll(lr)
+		if err == nil {
+			err = htmltoken.Check(bytes.NewReader(page))
+		}
+		if err != nil {
+			return 0, fmt.Errorf("fingerprint: %w", err)
+		}
+		doc, err := html.Parse(bytes.NewReader(page))
 		if err != nil {
 			return 0, fmt.Errorf("fingerprint: %w", err)
 		}

@@ -3,9 +3,12 @@ package fingerprint
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/sitemapkit/sitemapkit/internal/htmltoken"
 )
 
 // page is a built page of a test site: the parts a build fills in.
@@ -304,6 +307,24 @@ func TestTooLarge(t *testing.T) {
 		}
 		if _, err := h.HTML(&endless{n: MaxPage}); err != nil {
 			t.Errorf("%+v: a page of exactly MaxPage: %v", o, err)
+		}
+	}
+}
+
+// TestHostileTag: a page of one tag with a million attributes cost the
+// tokenizer 190 MB (and html.Parse as much, and a tree); both passes now
+// refuse it at its tag's 1 MiB (see htmltoken).
+func TestHostileTag(t *testing.T) {
+	var page strings.Builder
+	page.WriteString("<main>text</main><div")
+	for i := 0; page.Len() < 10<<20; i++ {
+		page.WriteString(" a" + strconv.Itoa(i) + "=x")
+	}
+	page.WriteString(">")
+	for _, o := range []Options{{}, {Content: "main"}} {
+		h, _ := New(o)
+		if _, err := h.HTML(strings.NewReader(page.String())); !errors.Is(err, htmltoken.ErrTooLong) {
+			t.Errorf("%+v: %v, want htmltoken.ErrTooLong", o, err)
 		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -197,5 +199,66 @@ func TestCrawlRetryAfterPastDurationRange(t *testing.T) {
 	defer mu.Unlock()
 	if hits != 1 {
 		t.Errorf("the page was asked for %d times within a second of its answer asking for the longest wait", hits)
+	}
+}
+
+// TestCrawlHostileTag: a page of one tag with a million attributes (10 MB,
+// under the page cap) made the HTML tokenizer allocate 190 MB; eight of
+// them, crawled at once, a crawl of 1.4 GB. The page is now an error at
+// its tag's 1 MiB, whatever its length, and the site's other pages are
+// crawled as ever.
+func TestCrawlHostileTag(t *testing.T) {
+	var tag strings.Builder
+	tag.WriteString("<html><body><div")
+	for i := 0; tag.Len() < 10<<20; i++ {
+		tag.WriteString(" a" + strconv.Itoa(i) + "=x")
+	}
+	tag.WriteString(`><a href="/hidden">x</a></div></body></html>`)
+	hostile := tag.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch {
+		case r.URL.Path == "/robots.txt":
+			http.NotFound(w, r)
+		case r.URL.Path == "/":
+			for i := range 8 {
+				fmt.Fprintf(w, `<a href="/big/%d">big</a> `, i)
+			}
+			fmt.Fprint(w, `<a href="/ok">ok</a>`)
+		case strings.HasPrefix(r.URL.Path, "/big/"):
+			fmt.Fprint(w, hostile)
+		default:
+			fmt.Fprint(w, `<html><body>fine</body></html>`)
+		}
+	}))
+	defer srv.Close()
+	var mu sync.Mutex
+	var refused []string
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	_, urls := crawlAll(t, source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1, Concurrency: 8,
+		Log: func(e source.CrawlEntry) {
+			if e.Reason == "error" && strings.Contains(e.Detail, "HTML tag or comment over 1 MiB") {
+				mu.Lock()
+				refused = append(refused, e.URL)
+				mu.Unlock()
+			}
+		}})
+	runtime.ReadMemStats(&m1)
+	var got []string
+	for _, u := range urls {
+		got = append(got, strings.TrimPrefix(u.Loc, srv.URL))
+	}
+	slices.Sort(got)
+	if want := []string{"/", "/ok"}; !slices.Equal(got, want) {
+		t.Errorf("listed %q, want %q", got, want)
+	}
+	if len(refused) != 8 {
+		t.Errorf("%d pages refused for their tag, want the 8: %q", len(refused), refused)
+	}
+	// Allocated in all, the pages' bodies included: 1.5 GB before.
+	if a := m1.TotalAlloc - m0.TotalAlloc; a > 600<<20 {
+		t.Errorf("the crawl allocated %d MB, want the bound's worth", a>>20)
 	}
 }

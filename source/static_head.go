@@ -9,17 +9,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sitemapkit/sitemapkit/internal/htmltoken"
 	"github.com/sitemapkit/sitemapkit/loc"
 	"github.com/sitemapkit/sitemapkit/sitemap"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/idna"
 )
-
-// maxTokenBytes bounds the tokenizer's buffer: a page whose single token
-// (an inline script, say) is longer is reported rather than read into
-// memory whole.
-const maxTokenBytes = 32 << 20
 
 // pageHead is what a page says about itself.
 type pageHead struct {
@@ -66,8 +62,7 @@ type headWant struct{ images, links bool }
 func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 	var h pageHead
 	images := want.images || want.links // reading the body
-	z := html.NewTokenizer(r)
-	z.SetMaxBuf(maxTokenBytes)
+	z := htmltoken.NewTokenizer(r)
 	base := pageURL
 	baseSet, inHead := false, true
 	canonicals := 0
@@ -140,7 +135,7 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 		}
 		switch {
 		case inHead && a == atom.Meta:
-			attrs := readAttrs(z, "name", "content", "http-equiv")
+			attrs := readAttrs(z.Tokenizer, "name", "content", "http-equiv")
 			if n := strings.ToLower(strings.TrimSpace(attrs[0])); n == "robots" || n == "googlebot" {
 				if robotsNoindex(attrs[1]) {
 					h.noindex = true
@@ -157,7 +152,7 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 			if baseSet {
 				continue
 			}
-			attrs := readAttrs(z, "href")
+			attrs := readAttrs(z.Tokenizer, "href")
 			if attrs[0] == "" {
 				continue
 			}
@@ -166,7 +161,7 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 				base = u
 			}
 		case inHead && a == atom.Link:
-			attrs := readAttrs(z, "rel", "href", "hreflang")
+			attrs := readAttrs(z.Tokenizer, "rel", "href", "hreflang")
 			switch rel := relTokens(attrs[0]); {
 			case want.links && (rel.has("next") || rel.has("prev")):
 				link(attrs[1], false)
@@ -209,13 +204,13 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 				}
 			}
 		case want.links && !inHead && (a == atom.A || a == atom.Area):
-			attrs := readAttrs(z, "href", "rel")
+			attrs := readAttrs(z.Tokenizer, "href", "rel")
 			link(attrs[0], relTokens(attrs[1]).has("nofollow"))
 		case want.images && !inHead && a == atom.Img:
 			if len(h.images) >= sitemap.MaxImages {
 				continue
 			}
-			attrs := readAttrs(z, "src")
+			attrs := readAttrs(z.Tokenizer, "src")
 			abs, ok := resolve(base, attrs[0])
 			if !ok || seenImg[abs] {
 				continue

@@ -1,0 +1,177 @@
+package htmltoken
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// tokens lists what z returns, as html.Tokenizer's Token gives it, and
+// its error.
+func tokens(next func() html.TokenType, token func() html.Token, errf func() error) ([]html.Token, error) {
+	var out []html.Token
+	for next() != html.ErrorToken {
+		out = append(out, token())
+	}
+	return out, errf()
+}
+
+// same fails unless t's tokens of page are html.Tokenizer's.
+func same(t *testing.T, page []byte) {
+	t.Helper()
+	want, werr := func() ([]html.Token, error) {
+		z := html.NewTokenizer(bytes.NewReader(page))
+		return tokens(z.Next, z.Token, z.Err)
+	}()
+	z := NewTokenizer(bytes.NewReader(page))
+	got, err := tokens(z.Next, z.Token, z.Err)
+	if !errors.Is(err, werr) {
+		t.Fatalf("error %v, html.Tokenizer's %v", err, werr)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d tokens, html.Tokenizer's %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].String() != want[i].String() || got[i].Type != want[i].Type {
+			t.Fatalf("token %d: %v, html.Tokenizer's %v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestSameTokens: within the bounds, the tokens are html.Tokenizer's, for
+// the pages of the crawler's and fingerprint's tests and for raw text
+// near its bound.
+func TestSameTokens(t *testing.T) {
+	var pages []string
+	for _, glob := range []string{"../../source/testdata/*/*.html", "../../examples/*/*/*.html", "../../examples/*/*/*/*.html", "../../examples/*/*/*/*/*.html", "../../examples/*/*/*/*/*/*.html"} {
+		m, _ := filepath.Glob(glob)
+		pages = append(pages, m...)
+	}
+	if len(pages) < 20 {
+		t.Fatalf("only %d test pages found", len(pages))
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(p, func(t *testing.T) { same(t, b) })
+	}
+	big := strings.Repeat("x<y>z ", MaxTag/6*3)
+	for name, page := range map[string]string{
+		"script of 3 MiB":          "<p>a</p><script>" + big + "</script><a href=/b>b</a>",
+		"SCRIPT self-closed":       "<SCRIPT src=x />" + big + "</script><a href=/b>b</a>",
+		"textarea":                 "<textarea>" + big + "</textarea>",
+		"plaintext":                "<plaintext>" + big,
+		"text of 3 MiB":            "<pre>" + strings.Repeat("t", 3<<20) + "</pre><a href=/b>b</a>",
+		"text of 3 MiB, then tags": strings.Repeat("t ", 3<<19) + "<a href=/b>b</a>",
+		"tag of 900 KiB":           "<div data-x=\"" + strings.Repeat("y", 900<<10) + "\">t</div>",
+		"comment of 900 KiB":       "<!--" + strings.Repeat("c", 900<<10) + "-->",
+		"empty":                    "",
+	} {
+		t.Run(name, func(t *testing.T) { same(t, []byte(page)) })
+	}
+}
+
+// TestTooLong: a tag or comment past MaxTag, or text past MaxText, fails
+// the read with ErrTooLong, having allocated for the bound, not for the
+// token: a million attributes in one tag cost 190 MB through
+// html.Tokenizer.
+func TestTooLong(t *testing.T) {
+	var attrs strings.Builder
+	for i := 0; attrs.Len() < 10<<20; i++ {
+		attrs.WriteString(" a" + strconv.Itoa(i) + "=x")
+	}
+	for name, page := range map[string]string{
+		"tag of a million attributes": "<p>ok</p><div" + attrs.String() + ">",
+		"end tag":                     "</div" + attrs.String() + ">",
+		"comment":                     "<!--" + strings.Repeat("c", 2<<20) + "-->",
+		"attributes of a script tag":  "<script" + attrs.String() + "></script>",
+	} {
+		t.Run(name, func(t *testing.T) {
+			runtime.GC()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			err := Check(strings.NewReader(page))
+			runtime.ReadMemStats(&m1)
+			if !errors.Is(err, ErrTooLong) {
+				t.Fatalf("error %v, want ErrTooLong", err)
+			}
+			if a := m1.TotalAlloc - m0.TotalAlloc; a > 64<<20 {
+				t.Errorf("%d MB allocated to refuse it, want the bound's worth (under 64)", a>>20)
+			}
+		})
+	}
+	defer func(a, b int) { maxTag, maxText = a, b }(maxTag, maxText)
+	maxText = 4 << 20
+	for _, page := range []string{"<style>" + strings.Repeat("s", 5<<20) + "</style>", "<p>" + strings.Repeat("t", 5<<20)} {
+		if err := Check(strings.NewReader(page)); !errors.Is(err, ErrTooLong) {
+			t.Errorf("text over MaxText (%.20q…): %v, want ErrTooLong", page, err)
+		}
+	}
+	// A page ending exactly at a token's bound is whole.
+	maxText = 10
+	if err := Check(strings.NewReader("0123456789")); err != nil {
+		t.Errorf("text of exactly the bound: %v", err)
+	}
+}
+
+// TestReadError: the page's own read error is the Tokenizer's.
+func TestReadError(t *testing.T) {
+	boom := errors.New("boom")
+	err := Check(io.MultiReader(strings.NewReader("<p>a"), errReader{boom}))
+	if !errors.Is(err, boom) {
+		t.Errorf("error %v, want the reader's", err)
+	}
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// FuzzTokenizer: whatever the page, within the bounds (small here, so that
+// the fuzzer reaches them) the tokens are html.Tokenizer's; past them, the
+// error is ErrTooLong.
+func FuzzTokenizer(f *testing.F) {
+	for _, s := range []string{"<p a=1 b='2'>x</p>", "<script>a<b>c</script>d", "<!-- x --><title>t</title>", "<SCRIPT/>x</script >", "<plaintext><p>", "<style a=\">\">x</style>", "</x y=z>", "<!DOCTYPE html><textarea></textarea>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		defer func(a, b int) { maxTag, maxText = a, b }(maxTag, maxText)
+		maxTag, maxText = 1<<10, 4<<10
+		z := NewTokenizer(strings.NewReader(page))
+		got, err := tokens(z.Next, z.Token, z.Err)
+		w := html.NewTokenizer(strings.NewReader(page))
+		want, werr := tokens(w.Next, w.Token, w.Err)
+		if errors.Is(err, ErrTooLong) {
+			if len(page) <= maxTag {
+				t.Fatalf("ErrTooLong for a page of %d bytes", len(page))
+			}
+			if len(got) > len(want) {
+				t.Fatalf("%d tokens before ErrTooLong, html.Tokenizer's all %d", len(got), len(want))
+			}
+			// The text being read when the bound is reached is returned
+			// as far as it went (a '<' or an entity cut short included),
+			// as at the end of any read that fails: not compared.
+			if n := len(got); n > 0 && got[n-1].Type == html.TextToken {
+				got = got[:n-1]
+			}
+			want = want[:len(got)]
+		} else if err != werr {
+			t.Fatalf("error %v, html.Tokenizer's %v", err, werr)
+		}
+		for i := range got {
+			if got[i].String() != want[i].String() || got[i].Type != want[i].Type {
+				t.Fatalf("token %d: %v, html.Tokenizer's %v", i, got[i], want[i])
+			}
+		}
+	})
+}
