@@ -61,6 +61,10 @@ func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 		return err
 	case colVideos:
 		videos, err := decodeArray[sitemap.Video](buf, text, "video", "an array of video objects", "a video object")
+		for i := range videos {
+			v := &videos[i]
+			v.Duration, v.ViewCount = wholeNumber(v.Duration), wholeNumber(v.ViewCount)
+		}
 		u.Videos = append(u.Videos, videos...)
 		return err
 	case colNews:
@@ -70,6 +74,18 @@ func (col *column) setJSON(u *sitemap.URL, text string, buf *[]byte) error {
 		return err
 	}
 	return nil
+}
+
+// wholeNumber is s, a count the schema wants whole (a video's duration
+// and view count), without a fraction of zeros: an exporter whose numbers
+// are floats writes 600 as 600.0, a number JSONL takes where it is
+// natural. Any other s is returned as it is, for the Writer to judge.
+func wholeNumber(s string) string {
+	i := strings.IndexByte(s, '.')
+	if i <= 0 || i == len(s)-1 || strings.Trim(s[i+1:], "0") != "" || strings.Trim(s[:i], "0123456789") != "" {
+		return s
+	}
+	return s[:i]
 }
 
 // decodeArray decodes text, a JSON array (or null), an element at a time,

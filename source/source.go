@@ -59,7 +59,8 @@
 // One JSON object per line, with the field names of [sitemap.URL] (loc,
 // lastmod, changefreq, priority, images, videos, news, alternates) and of
 // the types it holds. A number is accepted wherever the field is a string
-// ("priority": 0.8, "duration": 600). The "sitemap" field that
+// ("priority": 0.8, "duration": 600; a duration or view count of 600.0 is
+// 600, as the schema wants a whole number). The "sitemap" field that
 // `sitemapkit read` adds is accepted and ignored, so read's output is
 // input here as it is. Any other field is an error.
 //

@@ -254,6 +254,29 @@ func TestJSONLErrors(t *testing.T) {
 	}
 }
 
+// TestJSONLWholeNumbers: an exporter whose numbers are floats writes a
+// video's duration 600 as 600.0, which the Writer refused as "not a whole
+// number of seconds" (and so the line). A fraction of zeros is dropped
+// from a duration and a view count, in JSONL and in a CSV videos cell; a
+// real fraction stays, for the Writer to refuse, and a priority or rating
+// keeps what it was written with.
+func TestJSONLWholeNumbers(t *testing.T) {
+	const video = `"thumbnail_loc":"https://www.example.com/t.jpg","title":"T","description":"D","content_loc":"https://www.example.com/v.mp4"`
+	in := `{"loc":"https://www.example.com/a","priority":1.0,"videos":[{` + video + `,"duration":600.0,"view_count":"12.000","rating":4.0},{` + video + `,"duration":600.5,"view_count":7}]}` + "\n"
+	g := readAll(t, source.New(strings.NewReader(in), "p.jsonl", source.FormatJSONL))
+	csv := readAll(t, source.New(strings.NewReader("loc,videos\nhttps://www.example.com/a,\"[{"+strings.ReplaceAll(video, `"`, `""`)+`,""duration"":600.00}]"`+"\n"), "p.csv", source.FormatCSV))
+	if len(g.errs)+len(csv.errs) > 0 || len(g.urls) != 1 || len(csv.urls) != 1 {
+		t.Fatalf("errors %v %v, urls %d %d", g.errs, csv.errs, len(g.urls), len(csv.urls))
+	}
+	v := g.urls[0].Videos
+	if g.urls[0].Priority != "1.0" || v[0].Duration != "600" || v[0].ViewCount != "12" || v[0].Rating != "4.0" || v[1].Duration != "600.5" || v[1].ViewCount != "7" {
+		t.Errorf("JSONL: priority %q, videos %+v", g.urls[0].Priority, v)
+	}
+	if d := csv.urls[0].Videos[0].Duration; d != "600" {
+		t.Errorf("CSV videos cell: duration %q, want 600", d)
+	}
+}
+
 // TestJSONLErrorColumnsAfterNumbers: a line with a number is decoded with
 // the number quoted, two bytes longer; its errors are still placed at their
 // column of the line, as those of a line without one are.
