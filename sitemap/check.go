@@ -780,7 +780,7 @@ func cut(s string, sep byte) (before, after string, found bool) {
 // sameDomain reports whether the URLs a and b are on one registrable
 // domain (www.example.com and video.example.com are; example.co.uk and
 // other.co.uk are not: the public suffix list says where a domain
-// starts). A URL that does not parse, or has no such domain (an IP
+// starts; www.example.com. is www.example.com). A URL that does not parse, or has no such domain (an IP
 // address, a bare public suffix), is compared by its host alone; one that
 // does not parse at all is reported elsewhere, and passes here.
 func sameDomain(a, b string) bool {
@@ -789,7 +789,10 @@ func sameDomain(a, b string) bool {
 	if err1 != nil || err2 != nil {
 		return true
 	}
-	ha, hb := strings.ToLower(ua.Host), strings.ToLower(ub.Host)
+	// A fully qualified name's final dot names the same domain, and the
+	// public suffix list has no empty label.
+	ha := strings.ToLower(strings.TrimSuffix(ua.Host, "."))
+	hb := strings.ToLower(strings.TrimSuffix(ub.Host, "."))
 	if ha == hb {
 		return true
 	}

@@ -256,6 +256,15 @@ func TestCheckFields(t *testing.T) {
 		{"video uploader other host of the domain", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
 			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://Videos.EXAMPLE.com/users/ann"}
 		})}, nil},
+		{"video uploader, page's host fully qualified", sitemap.URL{Loc: "https://www.example.com./v", Videos: video(func(v *sitemap.Video) {
+			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://videos.example.com/users/ann"}
+		})}, nil},
+		{"video uploader fully qualified", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
+			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://videos.example.com./users/ann"}
+		})}, nil},
+		{"video uploader fully qualified, other domain", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
+			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://www.example.net./users/ann"}
+		})}, []found{{sitemap.RuleVideo, "video:uploader@info"}}},
 		{"video uploader other domain", sitemap.URL{Loc: page, Videos: video(func(v *sitemap.Video) {
 			v.Uploader = &sitemap.Uploader{Name: "Ann", Info: "https://www.example.net/users/ann"}
 		})}, []found{{sitemap.RuleVideo, "video:uploader@info"}}},

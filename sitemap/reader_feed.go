@@ -163,9 +163,13 @@ func rfc822ToW3C(v string) string {
 
 // resolveRef resolves the reference ref against base, when base is an
 // absolute URL and ref a relative reference; otherwise (no base, an
-// absolute ref, either unparsable) it returns ref as it is.
+// absolute ref, either unparsable) it returns ref as it is. An empty ref
+// is base itself (RFC 3986 §5.2.2): xml:base="" keeps the base in force.
 func resolveRef(base, ref string) string {
-	if base == "" || ref == "" {
+	if ref == "" {
+		return base
+	}
+	if base == "" {
 		return ref
 	}
 	b, err := url.Parse(base)

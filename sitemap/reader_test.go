@@ -227,7 +227,8 @@ var rdCases = []rdCase{
 	{
 		// An Atom link is an IRI reference resolved against xml:base
 		// (RFC 4287 §4.2.7.1): the feed's, the entry's (itself relative
-		// to the feed's) and the link's own. Without an absolute base the
+		// to the feed's) and the link's own; an empty xml:base keeps the
+		// one in force (RFC 3986 §5.2.2). Without an absolute base the
 		// href is kept as written, for lint to report.
 		name: "Atom xml:base",
 		in: `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://www.example.com/blog/">
@@ -236,11 +237,12 @@ var rdCases = []rdCase{
 <entry xml:base="sub/"><link href="c?x=1&amp;y=2"/></entry>
 <entry><link xml:base="/root/" href="d"/></entry>
 <entry><link href="http://absolute.example/e"/></entry>
+<entry xml:base=""><link xml:base="" href="f"/></entry>
 </feed>
 <!-- -->`,
 		want: []sitemap.URL{
 			{Loc: "http://www.example.com/blog/a"}, {Loc: "http://other.example/b"}, {Loc: "http://www.example.com/blog/sub/c?x=1&y=2"},
-			{Loc: "http://www.example.com/root/d"}, {Loc: "http://absolute.example/e"},
+			{Loc: "http://www.example.com/root/d"}, {Loc: "http://absolute.example/e"}, {Loc: "http://www.example.com/blog/f"},
 		},
 		format: sitemap.FormatAtom,
 	},

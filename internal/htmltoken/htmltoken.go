@@ -45,7 +45,8 @@ type Tokenizer struct {
 
 // NewTokenizer returns a Tokenizer of the HTML that r holds, in UTF-8.
 func NewTokenizer(r io.Reader) *Tokenizer {
-	b := &budget{r: r, unknown: true}
+	b := &budget{r: r}
+	b.set(0)
 	z := html.NewTokenizer(b)
 	// The tokenizer's own bound, as a backstop: a token is at most its
 	// budget plus what was read ahead before it.
@@ -56,20 +57,63 @@ func NewTokenizer(r io.Reader) *Tokenizer {
 // Next scans the next token and returns its type, as html.Tokenizer.Next
 // does, and sets the bound of the one after it: MaxText after the start
 // tag of an element whose text the tokenizer reads raw, or before text;
-// MaxTag before a "<".
+// MaxTag before a "<". A raw-text element whose text is empty is the
+// exception: the tokenizer reads its end tag in the same Next as the
+// text it found none of, so that end tag ("</script" and whatever
+// attributes follow) is told here, from the bytes ahead, and given
+// MaxTag.
 func (t *Tokenizer) Next() html.TokenType {
 	tt := t.Tokenizer.Next()
 	switch buf := t.Buffered(); {
-	case (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && rawText(t.Raw()):
-		t.b.set(maxText)
-	case len(buf) == 0:
-		t.b.unknown = true // told by the first byte read
-	case buf[0] == '<':
-		t.b.set(maxTag)
+	case tt == html.StartTagToken || tt == html.SelfClosingTagToken:
+		switch name := rawTag(t.Raw()); {
+		case name == "":
+			t.b.set(boundAt(buf))
+		case name != "plaintext" && t.endTagAhead(buf, name):
+			t.b.set(maxTag)
+		default:
+			t.b.set(maxText)
+		}
 	default:
-		t.b.set(maxText)
+		t.b.set(boundAt(buf))
 	}
 	return tt
+}
+
+// boundAt returns the bound of a token that is not a raw element's text by
+// its first byte: buf's, or, when nothing is buffered, the first read.
+func boundAt(buf []byte) int {
+	switch {
+	case len(buf) == 0:
+		return 0 // told by the first byte read
+	case buf[0] == '<':
+		return maxTag
+	}
+	return maxText
+}
+
+// endTagAhead reports whether the bytes ahead, buf then the page's, open
+// with name's end tag, as html.Tokenizer's readRawEndTag matches it: the
+// raw element's text is then empty.
+func (t *Tokenizer) endTagAhead(buf []byte, name string) bool {
+	need := len("</") + len(name) + 1
+	ahead := buf
+	if len(ahead) < need {
+		ahead = append(buf[:len(buf):len(buf)], t.b.peek(need-len(buf))...)
+	}
+	if len(ahead) < need || ahead[0] != '<' || ahead[1] != '/' {
+		return false
+	}
+	for i := range len(name) {
+		if c := ahead[2+i]; c != name[i] && c != name[i]-('a'-'A') {
+			return false
+		}
+	}
+	switch ahead[need-1] {
+	case ' ', '\n', '\r', '\t', '\f', '/', '>':
+		return true
+	}
+	return false
 }
 
 // Check reads the HTML r holds to its end, as a Tokenizer, and returns the
@@ -85,12 +129,13 @@ func Check(r io.Reader) error {
 	return nil
 }
 
-// rawText reports whether raw, a start tag, opens an element whose text
-// the tokenizer reads as raw text (html.Tokenizer's readStartTag: the
-// name, up to white space, "/" or ">", in any case).
-func rawText(raw []byte) bool {
+// rawTag returns the name, in lower case, of the element raw, a start
+// tag, opens when the tokenizer reads its text as raw text
+// (html.Tokenizer's readStartTag: the name, up to white space, "/" or
+// ">", in any case), and "" for any other.
+func rawTag(raw []byte) string {
 	if len(raw) < 2 {
-		return false
+		return ""
 	}
 	name := raw[1:]
 	for i, c := range name {
@@ -100,7 +145,7 @@ func rawText(raw []byte) bool {
 		}
 	}
 	if len(name) < 3 || len(name) > len("plaintext") {
-		return false
+		return ""
 	}
 	var lower [9]byte
 	for i, c := range name {
@@ -109,28 +154,58 @@ func rawText(raw []byte) bool {
 		}
 		lower[i] = c
 	}
-	switch string(lower[:len(name)]) {
+	switch s := string(lower[:len(name)]); s {
 	case "iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp":
-		return true
+		return s
 	}
-	return false
+	return ""
 }
 
 // budget is the reader between the page and the tokenizer: it serves
 // left bytes more, in reads of chunk bytes at most, then fails. When the
 // token about to be read is unknown (nothing of it is buffered), its first
-// byte tells its bound.
+// byte tells its bound. It may read a few bytes ahead of what it served
+// (peek), which it serves first.
 type budget struct {
 	r       io.Reader
+	ahead   []byte // read from r by peek, not yet served
+	err     error  // r's error met by peek, served after ahead
 	left    int
 	unknown bool
 }
 
-func (b *budget) set(n int) { b.left, b.unknown = n, false }
+// set sets the bound of the token about to be read; 0 leaves it to the
+// first byte read.
+func (b *budget) set(n int) { b.left, b.unknown = n, n == 0 }
+
+// peek returns the next n bytes of the page, or fewer at its end or on an
+// error, without serving them.
+func (b *budget) peek(n int) []byte {
+	for tries := 0; len(b.ahead) < n && b.err == nil && tries < 100; tries++ {
+		var p [16]byte
+		m, err := b.r.Read(p[:min(n-len(b.ahead), len(p))])
+		b.ahead = append(b.ahead, p[:m]...)
+		b.err = err
+	}
+	return b.ahead[:min(n, len(b.ahead))]
+}
+
+// read reads the page: the bytes peeked first.
+func (b *budget) read(p []byte) (int, error) {
+	if len(b.ahead) > 0 {
+		n := copy(p, b.ahead)
+		b.ahead = b.ahead[n:]
+		return n, nil
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	return b.r.Read(p)
+}
 
 func (b *budget) Read(p []byte) (int, error) {
 	if b.unknown {
-		n, err := b.r.Read(p[:min(len(p), chunk)])
+		n, err := b.read(p[:min(len(p), chunk)])
 		if n > 0 {
 			b.set(maxText)
 			if p[0] == '<' {
@@ -143,7 +218,7 @@ func (b *budget) Read(p []byte) (int, error) {
 	if b.left <= 0 {
 		// Spent: the page is over its bound unless it ends here.
 		var one [1]byte
-		n, err := b.r.Read(one[:])
+		n, err := b.read(one[:])
 		switch {
 		case n > 0:
 			return 0, ErrTooLong
@@ -153,7 +228,7 @@ func (b *budget) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	p = p[:min(len(p), b.left, chunk)]
-	n, err := b.r.Read(p)
+	n, err := b.read(p)
 	b.left -= n
 	return n, err
 }

@@ -3,6 +3,7 @@ package htmltoken
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"golang.org/x/net/html"
 )
@@ -67,17 +69,30 @@ func TestSameTokens(t *testing.T) {
 	}
 	big := strings.Repeat("x<y>z ", MaxTag/6*3)
 	for name, page := range map[string]string{
-		"script of 3 MiB":          "<p>a</p><script>" + big + "</script><a href=/b>b</a>",
-		"SCRIPT self-closed":       "<SCRIPT src=x />" + big + "</script><a href=/b>b</a>",
-		"textarea":                 "<textarea>" + big + "</textarea>",
-		"plaintext":                "<plaintext>" + big,
-		"text of 3 MiB":            "<pre>" + strings.Repeat("t", 3<<20) + "</pre><a href=/b>b</a>",
-		"text of 3 MiB, then tags": strings.Repeat("t ", 3<<19) + "<a href=/b>b</a>",
-		"tag of 900 KiB":           "<div data-x=\"" + strings.Repeat("y", 900<<10) + "\">t</div>",
-		"comment of 900 KiB":       "<!--" + strings.Repeat("c", 900<<10) + "-->",
-		"empty":                    "",
+		"script of 3 MiB":               "<p>a</p><script>" + big + "</script><a href=/b>b</a>",
+		"SCRIPT self-closed":            "<SCRIPT src=x />" + big + "</script><a href=/b>b</a>",
+		"textarea":                      "<textarea>" + big + "</textarea>",
+		"plaintext":                     "<plaintext>" + big,
+		"text of 3 MiB":                 "<pre>" + strings.Repeat("t", 3<<20) + "</pre><a href=/b>b</a>",
+		"text of 3 MiB, then tags":      strings.Repeat("t ", 3<<19) + "<a href=/b>b</a>",
+		"tag of 900 KiB":                "<div data-x=\"" + strings.Repeat("y", 900<<10) + "\">t</div>",
+		"comment of 900 KiB":            "<!--" + strings.Repeat("c", 900<<10) + "-->",
+		"empty":                         "",
+		"empty script, then text":       "<script></script>" + strings.Repeat("t", 3<<20),
+		"script opening with </scripts": "<script></scripts" + big + "</script>",
+		"style opening with </":         "<style></" + big + "</style>",
 	} {
 		t.Run(name, func(t *testing.T) { same(t, []byte(page)) })
+	}
+	// Read a byte at a time, as a slow connection gives a page.
+	for _, page := range []string{"<script></script><p>a", "<script></scrip", "<title></title", "<xmp></xmp>", "<textarea></textareax>a</textarea>", "<script>a</script>", "<plaintext></plaintext>"} {
+		z := html.NewTokenizer(strings.NewReader(page))
+		want, werr := tokens(z.Next, z.Token, z.Err)
+		b := NewTokenizer(iotest.OneByteReader(strings.NewReader(page)))
+		got, err := tokens(b.Next, b.Token, b.Err)
+		if err != werr || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%q a byte at a time: %v, %v; html.Tokenizer's %v, %v", page, got, err, want, werr)
+		}
 	}
 }
 
@@ -95,12 +110,21 @@ func TestTooLong(t *testing.T) {
 		"end tag":                     "</div" + attrs.String() + ">",
 		"comment":                     "<!--" + strings.Repeat("c", 2<<20) + "-->",
 		"attributes of a script tag":  "<script" + attrs.String() + "></script>",
+		// The tokenizer reads an empty raw text and its end tag in one
+		// Next: the end tag is a tag still.
+		"end tag of an empty script":                       "<script></script" + attrs.String() + ">",
+		"end tag of an empty TITLE, read a byte at a time": "<TITLE></Title" + attrs.String() + ">",
+		"end tag of an empty self-closed style":            "<style/></STYLE\t" + attrs.String() + ">",
 	} {
 		t.Run(name, func(t *testing.T) {
+			var r io.Reader = strings.NewReader(page)
+			if strings.Contains(name, "byte at a time") {
+				r = iotest.OneByteReader(r)
+			}
 			runtime.GC()
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
-			err := Check(strings.NewReader(page))
+			err := Check(r)
 			runtime.ReadMemStats(&m1)
 			if !errors.Is(err, ErrTooLong) {
 				t.Fatalf("error %v, want ErrTooLong", err)
