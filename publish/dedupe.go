@@ -267,6 +267,10 @@ func (s *seenSet) grow(g *seenSegment) {
 
 // growTo rehashes g into a segment of words words.
 func (s *seenSet) growTo(g *seenSegment, words int) {
+	// The room outgrown, populate's spans are out of date: a segment
+	// moved by mremap leaves its old range to be mapped again by
+	// anyone, whose pages populate would then make resident.
+	s.stopPopulating()
 	s.scratch = s.scratch[:0]
 	for _, h := range g.slots {
 		if h != 0 {
@@ -320,15 +324,21 @@ func (s *seenSet) populate() {
 	}()
 }
 
+// stopPopulating stops populate's goroutine, if one runs, and waits for
+// it to end.
+func (s *seenSet) stopPopulating() {
+	if s.populated != nil {
+		s.stopPopulate.Store(true)
+		<-s.populated
+	}
+}
+
 // release frees the segments; the set must not be used after.
 func (s *seenSet) release() {
 	if s != nil {
-		if s.populated != nil {
-			// A segment's mapping must not be freed, and its range
-			// mapped again by another, under populate.
-			s.stopPopulate.Store(true)
-			<-s.populated
-		}
+		// A segment's mapping must not be freed, and its range mapped
+		// again by another, under populate.
+		s.stopPopulating()
 		s.segs.release()
 		s.scratch = nil
 	}

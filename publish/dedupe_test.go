@@ -479,6 +479,20 @@ func TestSeenPopulate(t *testing.T) {
 		t.Error("Release returned with the populating goroutine still running")
 	}
 
+	// A segment grown past its room: populate's spans are out of date,
+	// and the goroutine is stopped before the segment moves.
+	s = NewSeen()
+	s.Reserve(1 << 20)
+	s.Populate()
+	g := &s.s.segs[0]
+	s.s.growTo(g, len(g.mem)*4)
+	select {
+	case <-s.s.populated:
+	default:
+		t.Error("a segment grew with the populating goroutine still running")
+	}
+	s.Release()
+
 	// Released at once: the goroutine stops at its next segment.
 	s = NewSeen()
 	s.Reserve(1 << 20)
