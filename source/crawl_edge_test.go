@@ -239,7 +239,7 @@ func TestCrawlHostileTag(t *testing.T) {
 	runtime.ReadMemStats(&m0)
 	_, urls := crawlAll(t, source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1, Concurrency: 8,
 		Log: func(e source.CrawlEntry) {
-			if e.Reason == "error" && strings.Contains(e.Detail, "HTML tag or comment over 1 MiB") {
+			if e.Reason == "error" && strings.Contains(e.Detail, "HTML tag of over 1 MiB outside its quoted values") {
 				mu.Lock()
 				refused = append(refused, e.URL)
 				mu.Unlock()

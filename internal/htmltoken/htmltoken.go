@@ -3,14 +3,19 @@
 // attribute name of a tag, to drop repeats: one 10 MB tag of a million
 // attributes cost 190 MB, and a hostile site linking eight such pages made
 // a crawl hold 1.4 GB. Its one limit (SetMaxBuf) is on any token, and text
-// needs a large one (a script's inline data is several MB on real sites).
-// Here a tag, comment or doctype may take MaxTag bytes, and text (between
-// tags, or a script's, style's or other raw-text element's) MaxText: past
-// its bound, the tokenizer's read fails with ErrTooLong, having spent
-// memory for MaxTag bytes of a tag at most.
+// needs a large one (a script's inline data is several MB on real sites),
+// as does a quoted attribute value (an inline image's data: URL).
+//
+// Here a token may take MaxText bytes, and of a tag, the bytes outside its
+// quoted attribute values (its name, the names of its attributes, white
+// space, unquoted values) MaxTag: a tag is read, as it comes, by the rules
+// the tokenizer reads it by (readTag's), to tell them. Past either bound
+// the tokenizer's read fails with ErrTooLong, having spent memory for
+// MaxTag bytes of attribute names at most.
 package htmltoken
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -18,15 +23,16 @@ import (
 )
 
 const (
-	// MaxTag bounds a tag (with its attributes), a comment or a doctype:
-	// 28 MB of the tokenizer's allocations at worst.
+	// MaxTag bounds a tag's bytes outside its quoted values: 28 MB of
+	// the tokenizer's allocations at worst.
 	MaxTag = 1 << 20
-	// MaxText bounds text, which the tokenizer copies once.
+	// MaxText bounds any token: text (copied once), a comment, a tag
+	// with its quoted values.
 	MaxText = 32 << 20
 )
 
 // ErrTooLong is the error of a page with a token longer than its bound.
-var ErrTooLong = fmt.Errorf("an HTML tag or comment over %d MiB, or text over %d MiB: the page is broken or hostile, and is not read", MaxTag>>20, MaxText>>20)
+var ErrTooLong = fmt.Errorf("an HTML tag of over %d MiB outside its quoted values, or a token of over %d MiB: the page is broken or hostile, and is not read", MaxTag>>20, MaxText>>20)
 
 // chunk bounds each read the tokenizer makes: what it reads ahead, past the
 // token it reads, is charged to that token, and so must stay small beside
@@ -46,7 +52,7 @@ type Tokenizer struct {
 // NewTokenizer returns a Tokenizer of the HTML that r holds, in UTF-8.
 func NewTokenizer(r io.Reader) *Tokenizer {
 	b := &budget{r: r}
-	b.set(0)
+	b.start(nil, false)
 	z := html.NewTokenizer(b)
 	// The tokenizer's own bound, as a backstop: a token is at most its
 	// budget plus what was read ahead before it.
@@ -55,41 +61,22 @@ func NewTokenizer(r io.Reader) *Tokenizer {
 }
 
 // Next scans the next token and returns its type, as html.Tokenizer.Next
-// does, and sets the bound of the one after it: MaxText after the start
-// tag of an element whose text the tokenizer reads raw, or before text;
-// MaxTag before a "<". A raw-text element whose text is empty is the
-// exception: the tokenizer reads its end tag in the same Next as the
-// text it found none of, so that end tag ("</script" and whatever
-// attributes follow) is told here, from the bytes ahead, and given
-// MaxTag.
+// does, and starts the bounds of the one after it on what the tokenizer
+// holds of it. After the start tag of an element whose text the tokenizer
+// reads raw, that text is no tag, whatever its bytes; unless it is empty:
+// the tokenizer then reads the element's end tag in the same Next, so
+// that end tag ("</script" and whatever attributes follow) is told here,
+// from the bytes ahead, and read as a tag.
 func (t *Tokenizer) Next() html.TokenType {
 	tt := t.Tokenizer.Next()
-	switch buf := t.Buffered(); {
-	case tt == html.StartTagToken || tt == html.SelfClosingTagToken:
-		switch name := rawTag(t.Raw()); {
-		case name == "":
-			t.b.set(boundAt(buf))
-		case name != "plaintext" && t.endTagAhead(buf, name):
-			t.b.set(maxTag)
-		default:
-			t.b.set(maxText)
-		}
-	default:
-		t.b.set(boundAt(buf))
+	buf := t.Buffered()
+	raw := false
+	if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
+		name := rawTag(t.Raw())
+		raw = name == "plaintext" || name != "" && !t.endTagAhead(buf, name)
 	}
+	t.b.start(buf, raw)
 	return tt
-}
-
-// boundAt returns the bound of a token that is not a raw element's text by
-// its first byte: buf's, or, when nothing is buffered, the first read.
-func boundAt(buf []byte) int {
-	switch {
-	case len(buf) == 0:
-		return 0 // told by the first byte read
-	case buf[0] == '<':
-		return maxTag
-	}
-	return maxText
 }
 
 // endTagAhead reports whether the bytes ahead, buf then the page's, open
@@ -161,22 +148,29 @@ func rawTag(raw []byte) string {
 	return ""
 }
 
-// budget is the reader between the page and the tokenizer: it serves
-// left bytes more, in reads of chunk bytes at most, then fails. When the
-// token about to be read is unknown (nothing of it is buffered), its first
-// byte tells its bound. It may read a few bytes ahead of what it served
-// (peek), which it serves first.
+// budget is the reader between the page and the tokenizer: it serves a
+// token MaxText bytes, in reads of chunk bytes at most, and reads what it
+// serves with a tagScan, which counts a tag's bytes outside its quoted
+// values; past either bound it fails. It may read a few bytes ahead of
+// what it served (peek), which it serves first.
 type budget struct {
-	r       io.Reader
-	ahead   []byte // read from r by peek, not yet served
-	err     error  // r's error met by peek, served after ahead
-	left    int
-	unknown bool
+	r     io.Reader
+	ahead []byte // read from r by peek, not yet served
+	err   error  // r's error met by peek, served after ahead
+	left  int    // bytes the token may still take
+	scan  tagScan
 }
 
-// set sets the bound of the token about to be read; 0 leaves it to the
-// first byte read.
-func (b *budget) set(n int) { b.left, b.unknown = n, n == 0 }
+// start starts the bounds of a token, of which buf is what the tokenizer
+// holds already; raw says it is a raw-text element's text.
+func (b *budget) start(buf []byte, raw bool) {
+	b.left = maxText
+	b.scan = tagScan{}
+	if raw {
+		b.scan.state = sDone
+	}
+	b.scan.feed(buf)
+}
 
 // peek returns the next n bytes of the page, or fewer at its end or on an
 // error, without serving them.
@@ -204,18 +198,7 @@ func (b *budget) read(p []byte) (int, error) {
 }
 
 func (b *budget) Read(p []byte) (int, error) {
-	if b.unknown {
-		n, err := b.read(p[:min(len(p), chunk)])
-		if n > 0 {
-			b.set(maxText)
-			if p[0] == '<' {
-				b.set(maxTag)
-			}
-			b.left -= n
-		}
-		return n, err
-	}
-	if b.left <= 0 {
+	if b.left <= 0 || b.scan.counted > maxTag {
 		// Spent: the page is over its bound unless it ends here.
 		var one [1]byte
 		n, err := b.read(one[:])
@@ -230,5 +213,143 @@ func (b *budget) Read(p []byte) (int, error) {
 	p = p[:min(len(p), b.left, chunk)]
 	n, err := b.read(p)
 	b.left -= n
+	b.scan.feed(p[:n])
 	return n, err
+}
+
+// A tagScan reads a token from its first byte as html.Tokenizer reads a
+// tag (Next, readTag, readTagName, readTagAttrKey, readTagAttrVal, and
+// skipWhiteSpace between them), and counts the bytes of a start or end tag
+// outside its quoted values: those whose number the tokenizer's memory
+// grows with. Any other token (text, a comment, a doctype) is sDone from
+// its first bytes, and so is a tag once read to its ">".
+type tagScan struct {
+	state   scanState
+	quote   byte // the quote of a quoted value
+	first   bool // at an attribute name's first byte
+	counted int
+}
+
+type scanState uint8
+
+const (
+	sStart    scanState = iota // the token's first byte
+	sLt                        // after "<"
+	sSlash                     // after "</"
+	sName                      // in the tag's name
+	sSpace                     // skipping white space; then ">" ends the tag, else a name starts
+	sAttr                      // in an attribute's name
+	sAfterKey                  // after it: white space, then "/", "=" or the next name
+	sAfterEq                   // after "=": white space, then the value
+	sQuoted                    // in a quoted value
+	sUnquoted                  // in an unquoted value
+	sDone                      // past the tag, or not a tag
+)
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// feed reads b, the token's bytes that follow those fed before.
+func (s *tagScan) feed(b []byte) {
+	for i := 0; i < len(b) && s.state != sDone; i++ {
+		c := b[i]
+		if s.state == sQuoted {
+			// A value's bytes at once: the tokenizer keeps them in its
+			// buffer, no copy of its own.
+			j := bytes.IndexByte(b[i:], s.quote)
+			if j < 0 {
+				return
+			}
+			i += j
+			s.state = sSpace
+			s.counted++
+			continue
+		}
+		s.counted++
+		switch s.state {
+		case sStart:
+			s.state = sDone
+			if c == '<' {
+				s.state = sLt
+			}
+		case sLt:
+			switch {
+			case isLetter(c):
+				s.state = sName
+			case c == '/':
+				s.state = sSlash
+			default: // a comment, a doctype, or text
+				s.state = sDone
+			}
+		case sSlash:
+			s.state = sDone // "</>", or a bogus comment
+			if isLetter(c) {
+				s.state = sName
+			}
+		case sName:
+			switch {
+			case isSpace(c):
+				s.state = sSpace
+			case c == '/' || c == '>':
+				s.state = sSpace
+				i-- // read again
+				s.counted--
+			}
+		case sSpace:
+			switch {
+			case isSpace(c):
+			case c == '>':
+				s.state = sDone
+			default:
+				s.state, s.first = sAttr, true
+				i--
+				s.counted--
+			}
+		case sAttr:
+			first := s.first
+			s.first = false
+			switch {
+			case c == '=' && first:
+				// "=" before a name's first byte is a byte of the name.
+			case isSpace(c) || c == '/' || c == '>' || c == '=':
+				s.state = sAfterKey
+				i--
+				s.counted--
+			}
+		case sAfterKey:
+			switch {
+			case isSpace(c):
+			case c == '/':
+				s.state = sSpace
+			case c == '=':
+				s.state = sAfterEq
+			default:
+				s.state = sSpace
+				i--
+				s.counted--
+			}
+		case sAfterEq:
+			switch {
+			case isSpace(c):
+			case c == '>':
+				s.state = sSpace
+				i--
+				s.counted--
+			case c == '"' || c == '\'':
+				s.state, s.quote = sQuoted, c
+			default:
+				s.state = sUnquoted
+			}
+		case sUnquoted:
+			switch {
+			case isSpace(c):
+				s.state = sSpace
+			case c == '>':
+				s.state = sSpace
+				i--
+				s.counted--
+			}
+		}
+	}
 }

@@ -96,10 +96,10 @@ func TestSameTokens(t *testing.T) {
 	}
 }
 
-// TestTooLong: a tag or comment past MaxTag, or text past MaxText, fails
-// the read with ErrTooLong, having allocated for the bound, not for the
-// token: a million attributes in one tag cost 190 MB through
-// html.Tokenizer.
+// TestTooLong: a tag past MaxTag outside its quoted values, or any token
+// past MaxText, fails the read with ErrTooLong, having allocated for the
+// bound, not for the token: a million attributes in one tag cost 190 MB
+// through html.Tokenizer.
 func TestTooLong(t *testing.T) {
 	var attrs strings.Builder
 	for i := 0; attrs.Len() < 10<<20; i++ {
@@ -108,7 +108,7 @@ func TestTooLong(t *testing.T) {
 	for name, page := range map[string]string{
 		"tag of a million attributes": "<p>ok</p><div" + attrs.String() + ">",
 		"end tag":                     "</div" + attrs.String() + ">",
-		"comment":                     "<!--" + strings.Repeat("c", 2<<20) + "-->",
+		"unquoted value":              "<img src=data:" + strings.Repeat("A", 2<<20) + ">",
 		"attributes of a script tag":  "<script" + attrs.String() + "></script>",
 		// The tokenizer reads an empty raw text and its end tag in one
 		// Next: the end tag is a tag still.
@@ -136,7 +136,8 @@ func TestTooLong(t *testing.T) {
 	}
 	defer func(a, b int) { maxTag, maxText = a, b }(maxTag, maxText)
 	maxText = 4 << 20
-	for _, page := range []string{"<style>" + strings.Repeat("s", 5<<20) + "</style>", "<p>" + strings.Repeat("t", 5<<20)} {
+	for _, page := range []string{"<style>" + strings.Repeat("s", 5<<20) + "</style>", "<p>" + strings.Repeat("t", 5<<20),
+		"<!--" + strings.Repeat("c", 5<<20) + "-->", `<img src="` + strings.Repeat("d", 5<<20) + `">`} {
 		if err := Check(strings.NewReader(page)); !errors.Is(err, ErrTooLong) {
 			t.Errorf("text over MaxText (%.20q…): %v, want ErrTooLong", page, err)
 		}
@@ -195,6 +196,35 @@ func FuzzTokenizer(f *testing.F) {
 		for i := range got {
 			if got[i].String() != want[i].String() || got[i].Type != want[i].Type {
 				t.Fatalf("token %d: %v, html.Tokenizer's %v", i, got[i], want[i])
+			}
+		}
+		// A tagScan reads each tag as the tokenizer does: it is done at
+		// the tag's last byte, not before, and counts at least its
+		// attributes' names.
+		w = html.NewTokenizer(strings.NewReader(page))
+		for tt := w.Next(); tt != html.ErrorToken; tt = w.Next() {
+			if tt != html.StartTagToken && tt != html.EndTagToken && tt != html.SelfClosingTagToken {
+				continue
+			}
+			raw := string(w.Raw())
+			var sc tagScan
+			for k := range len(raw) {
+				if sc.state == sDone {
+					t.Fatalf("tag %q: the scan ended at byte %d of %d", raw, k, len(raw))
+				}
+				sc.feed([]byte{raw[k]})
+			}
+			if sc.state != sDone && raw[len(raw)-1] == '>' {
+				t.Fatalf("tag %q: the scan did not end at its '>' (state %d)", raw, sc.state)
+			}
+			names := 0
+			for more := true; more; {
+				var k []byte
+				k, _, more = w.TagAttr()
+				names += len(k)
+			}
+			if sc.counted < names {
+				t.Fatalf("tag %q: %d bytes counted, its attributes' names take %d", raw, sc.counted, names)
 			}
 		}
 	})
