@@ -196,13 +196,20 @@ func (l lastmod) String() string {
 // after returns l, or, when l is not later than p (the clock set back, or
 // two runs in one second), p's second plus one, in l's form: a change is
 // never dated at or before the date it replaces, which a crawler that read
-// the page at that date would take for no change since.
+// the page at that date would take for no change since. A p more than a
+// day past l is no clock's doing but a source's bogus date (a year 2099),
+// which l, the truth, replaces rather than carry on.
 func (l lastmod) after(p lastmod) lastmod {
-	if p&lmSet == 0 || l.instant() > p.instant() || p.instant()+1 >= 1<<lmShift {
+	if p&lmSet == 0 || l.instant() > p.instant() || p.instant() > l.instant()+maxClockLag || p.instant()+1 >= 1<<lmShift {
 		return l
 	}
 	return l&^(1<<lmShift-1) | lastmod(p.instant()+1)
 }
+
+// maxClockLag is how far, in seconds, a run's clock may be behind the
+// lastmod a run before it wrote for after to keep the order: a day, as
+// validate's future-lastmod allows.
+const maxClockLag = 24 * 60 * 60
 
 // instant returns the date's second, as a number that orders dates.
 func (l lastmod) instant() uint64 { return uint64(l) & (1<<lmShift - 1) }

@@ -466,13 +466,15 @@ func TestEmptyFileRefused(t *testing.T) {
 // clock reads no later than its lastmod (two runs in one second, or the
 // clock set back) kept that lastmod, or went back in time: a crawler that
 // read the page at that lastmod took it for unchanged since. Its new
-// lastmod is now a second past the old one, in the run's form.
+// lastmod is now a second past the old one, in the run's form, unless
+// the old one is more than a day ahead: a source's bogus date, not a
+// clock's.
 func TestChangeDatedAfterItsLastmod(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	dir := t.TempDir()
 	t1 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	ps := pages(3)
-	ps[2].lastmod = "2026-03-01" // the source's date, later than every clock below
+	ps[2].lastmod = "2026-01-01" // the source's date, later than every clock below but the last
 	run(t, path, dir, Options{Now: t1, Content: true}, ps)
 	ps[0].fp, ps[1].fp = 50, 60
 	got, _, _ := run(t, path, dir, Options{Now: t1.Add(time.Hour), Content: true}, ps) // p/0 and p/1 change
@@ -485,7 +487,7 @@ func TestChangeDatedAfterItsLastmod(t *testing.T) {
 		want string
 	}{
 		{"the same second", t1.Add(time.Hour + 300*time.Millisecond), "2026-01-01T11:00:01+00:00"},
-		{"the clock set back", t1.Add(-48 * time.Hour), "2026-01-01T11:00:02+00:00"},
+		{"the clock set back", t1.Add(-2 * time.Hour), "2026-01-01T11:00:02+00:00"},
 		{"the clock right again", t1.Add(3 * time.Hour), "2026-01-01T13:00:00+00:00"},
 	} {
 		ps[0].fp++
@@ -502,9 +504,22 @@ func TestChangeDatedAfterItsLastmod(t *testing.T) {
 			t.Errorf("%s: unchanged page's lastmod %q, want it kept", tc.name, lm)
 		}
 	}
-	// A date alone (the first run kept the source's), then changes dated
-	// by clocks before it: past its midnight, in the run's form.
-	if lm := got[ps[2].loc]; lm != "2026-03-01T00:00:03+00:00" {
-		t.Errorf("page first dated 2026-03-01, changed three times by earlier clocks: lastmod %q", lm)
+	// A date alone (the first run kept the source's): changes dated by
+	// clocks before it go past its midnight, in the run's form; then a
+	// clock past it dates the change.
+	if lm := got[ps[2].loc]; lm != "2026-01-01T13:00:00+00:00" {
+		t.Errorf("page first dated 2026-01-01, changed three times: lastmod %q", lm)
+	}
+
+	// A source's date far in the future (2099) is no clock's doing: a
+	// change is dated by the run, not a second past it.
+	ps = append(ps, page{loc: base + "p/new", lastmod: "2099-01-01", fp: 1000})
+	if got, _, _ = run(t, path, dir, Options{Now: t1.Add(4 * time.Hour), Content: true}, ps); got[ps[3].loc] != "2099-01-01" {
+		t.Fatalf("new page dated 2099 by its source: lastmod %q", got[ps[3].loc])
+	}
+	ps[3].fp++
+	got, _, _ = run(t, path, dir, Options{Now: t1.Add(5 * time.Hour), Content: true}, ps)
+	if lm := got[ps[3].loc]; lm != "2026-01-01T15:00:00+00:00" {
+		t.Errorf("page dated 2099 by its source, changed: lastmod %q, want the run's time", lm)
 	}
 }
