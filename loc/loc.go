@@ -327,7 +327,7 @@ func Normalize(raw string) (string, error) {
 		// Escaping makes a URI up to three times as long: refused too, so
 		// that what Normalize returns it returns again as it is.
 		return "", violation(sitemap.RuleURLTooLong, raw,
-			strconv.Itoa(len(n))+" characters once escaped, more than the 65,536 sitemapkit writes")
+			strconv.Itoa(len(n))+" characters once escaped, more than the 65,536 sitemapkit takes")
 	}
 	return n, err
 }
@@ -483,7 +483,7 @@ const MaxRewrite = 64 << 10
 func tooLong(raw string) error {
 	if t := trimSpace(raw); len(t) > MaxRewrite {
 		return violation(sitemap.RuleURLTooLong, raw,
-			strconv.Itoa(len(t))+" characters, more than the 65,536 sitemapkit rewrites")
+			strconv.Itoa(len(t))+" characters, more than the 65,536 sitemapkit takes")
 	}
 	return nil
 }
