@@ -53,6 +53,9 @@ func FuzzNormalize(f *testing.F) {
 				t.Fatalf("Normalize(%q) error %#v, want a *sitemap.Violation for it", raw, err)
 			}
 		} else {
+			if len(n) > MaxRewrite {
+				t.Fatalf("Normalize(%.60q…) returned %d bytes, past MaxRewrite", raw, len(n))
+			}
 			for i := 0; i < len(n); i++ {
 				if n[i] < 0x21 || n[i] >= 0x7f {
 					t.Fatalf("Normalize(%q) = %q: byte %#x at %d", raw, n, n[i], i)

@@ -303,20 +303,32 @@ func firstUnescaped(s string, ok *[256]bool) int {
 // It returns a *sitemap.Violation with RuleRelativeURL when raw has no
 // scheme or host, RuleInvalidURL when it is not http(s) or cannot be
 // parsed (invalid host or port, user name or password), and RuleURLTooLong,
-// without rewriting it, when it is longer than MaxRewrite.
+// without rewriting it, when it is longer than MaxRewrite, or would be
+// once rewritten.
 //
 // A URI Normalize returned comes back as it is, checked in one pass over
 // its bytes without allocating: normalising is idempotent, and cheap the
 // second time, so that a stage that cannot know whether its input is
 // canonical (the Builder, for an image's URL) may ask again.
 func Normalize(raw string) (string, error) {
+	// The length first: the fast path returned a URI that needed no
+	// rewriting whatever its length, and an image's URL has no other cap
+	// (one of 10 MB was published, in a sitemap no reader takes).
+	if len(raw) > MaxRewrite {
+		if err := tooLong(raw); err != nil {
+			return "", err
+		}
+	}
 	if normal(raw) {
 		return raw, nil
 	}
-	if err := tooLong(raw); err != nil {
-		return "", err
-	}
 	n, _, err := normalize(raw)
+	if err == nil && len(n) > MaxRewrite {
+		// Escaping makes a URI up to three times as long: refused too, so
+		// that what Normalize returns it returns again as it is.
+		return "", violation(sitemap.RuleURLTooLong, raw,
+			strconv.Itoa(len(n))+" characters once escaped, more than the 65,536 sitemapkit takes")
+	}
 	return n, err
 }
 
@@ -334,6 +346,9 @@ func normal(raw string) bool {
 // a source to skip both on the usual URL. It may say false for a URI
 // that is (as normal may): the two functions decide.
 func Canonical(raw string) bool {
+	if len(raw) > MaxRewrite {
+		return false // Normalize refuses it
+	}
 	i, ok := normalOrigin(raw)
 	return ok && fastFrom(raw, i+1)
 }
@@ -452,7 +467,10 @@ func skip(raw string, i int, t *[256]uint8) int {
 }
 
 // MaxRewrite is the length of the longest URI Normalize and Scope.Apply
-// rewrite, white space around it aside. Rewriting costs memory in
+// rewrite, white space around it aside, and of the longest Normalize
+// returns, rewritten or not (an image's URL has no other cap, and one
+// past the sitemap reader's token of 256 KiB would make a sitemap no
+// reader takes). Rewriting costs memory in
 // proportion, up to three times the length for each copy (a 16 MiB CSV
 // field of control characters peaked at 420 MB), and no real URL comes
 // near: a sitemap's loc must be shorter than 2,048 characters, and one of
@@ -465,7 +483,7 @@ const MaxRewrite = 64 << 10
 func tooLong(raw string) error {
 	if t := trimSpace(raw); len(t) > MaxRewrite {
 		return violation(sitemap.RuleURLTooLong, raw,
-			strconv.Itoa(len(t))+" characters, more than the 65,536 sitemapkit rewrites")
+			strconv.Itoa(len(t))+" characters, more than the 65,536 sitemapkit takes")
 	}
 	return nil
 }

@@ -196,6 +196,31 @@ func TestNormalizeTooLong(t *testing.T) {
 	if v, ok := errors.AsType[*sitemap.Violation](NormalizeExtensions(&u)); !ok || v.Rule != sitemap.RuleURLTooLong || v.Field != "image:loc" || strings.Contains(v.Msg, "2,048") {
 		t.Errorf("NormalizeExtensions: %v", v)
 	}
+	// A URI that needs no rewriting is capped as well: Normalize's fast
+	// path returned it, and an image's URL of 10 MB was published, in a
+	// sitemap that the reader refuses (its token is 256 KiB at most).
+	plain := "https://cdn.example.com/" + strings.Repeat("a", 10<<20)
+	_, err = Normalize(plain)
+	if v, ok := errors.AsType[*sitemap.Violation](err); !ok || v.Rule != sitemap.RuleURLTooLong {
+		t.Errorf("Normalize of a plain URI of %d bytes: %v, want %s", len(plain), v, sitemap.RuleURLTooLong)
+	}
+	if Canonical(plain) {
+		t.Errorf("Canonical of a URI of %d bytes, which Normalize refuses", len(plain))
+	}
+	u = sitemap.URL{Loc: "https://www.example.com/", Alternates: []sitemap.Alternate{{Hreflang: "de", Href: plain}}}
+	if v, ok := errors.AsType[*sitemap.Violation](NormalizeExtensions(&u)); !ok || v.Rule != sitemap.RuleURLTooLong || v.Field != "xhtml:link" {
+		t.Errorf("NormalizeExtensions of a plain alternate of %d bytes: %v", len(plain), v)
+	}
+	// So is one that escaping makes longer than MaxRewrite (three times
+	// as long at most): what Normalize returns, it returns again.
+	iri := "https://cdn.example.com/" + strings.Repeat("é", MaxRewrite/4)
+	_, err = Normalize(iri)
+	if v, ok := errors.AsType[*sitemap.Violation](err); !ok || v.Rule != sitemap.RuleURLTooLong || v.Value != iri {
+		t.Errorf("Normalize of an IRI of %d bytes that escapes to %d: %v", len(iri), len(iri)*3-48, v)
+	}
+	if n, err := Normalize(plain[:MaxRewrite]); err != nil || n != plain[:MaxRewrite] {
+		t.Errorf("Normalize of a plain URI of MaxRewrite bytes: %.40q…, %v", n, err)
+	}
 	// Check rewrites nothing, and is not capped: validate reports a long
 	// loc's first problem, as before.
 	if v, ok := errors.AsType[*sitemap.Violation](s.Check("ftp://www.example.com/" + strings.Repeat("a", MaxRewrite))); !ok || v.Rule != sitemap.RuleInvalidURL {

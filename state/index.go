@@ -55,7 +55,10 @@ type index struct {
 // newIndex indexes recs; alloc gives the table's words.
 func newIndex(recs []rec, alloc func(words int) []uint64) *index {
 	x := &index{recs: recs}
-	n := max(len(recs)*3/2, 1) // at most two thirds full
+	// At most two thirds full, and never full: find stops at an empty
+	// slot, and a table of one slot for a state of one URL had none (a
+	// run given any other URL looped for ever).
+	n := len(recs)*3/2 + 1
 	w := alloc((n + 1) / 2)
 	x.table = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(w))), 2*len(w))[:n]
 	clear(x.table)

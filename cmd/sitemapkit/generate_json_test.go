@@ -108,4 +108,23 @@ func TestLinesIn(t *testing.T) {
 	if n := linesIn(filepath.Join(dir, "missing")); n != 0 {
 		t.Errorf("linesIn of a missing file = %d", n)
 	}
+	// Lines that cannot hold a URL are no URLs: a file of newlines (a
+	// gigabyte of them reserved 16 GB, and crashed the run), or of
+	// whitespace and short lines, reserves nothing.
+	blank := genWrite(t, dir, "blank.txt", strings.Repeat("\n", 4<<20)+"https://www.example.com/a\n")
+	if n := linesIn(blank); n != 0 {
+		t.Errorf("linesIn of 4 Mi blank lines = %d, want 0", n)
+	}
+	short := genWrite(t, dir, "short.txt", strings.Repeat(" \t\r\n#\nhttp://a.b\n", 1<<18))
+	if n := linesIn(short); n != 0 {
+		t.Errorf("linesIn of lines too short for a URL = %d, want 0", n)
+	}
+	// Blank lines among URLs count for nothing either.
+	b.Reset()
+	for i := range 50000 {
+		fmt.Fprintf(&b, "https://www.example.com/p/%d\n\n\n\n", i)
+	}
+	if n := linesIn(genWrite(t, dir, "gaps.txt", b.String())); n < 45000 || n > 55000 {
+		t.Errorf("linesIn of URLs between blank lines = %d, want about 50,000", n)
+	}
 }
