@@ -39,6 +39,11 @@ var ErrTooLong = fmt.Errorf("an HTML tag of over %d MiB outside its quoted value
 // MaxTag.
 const chunk = 64 << 10
 
+// readAhead is the most the tokenizer reads past a token's end to find
+// it: "</noframes" and the byte after it past a raw text ("<a" past text).
+// A token is given it beyond MaxText, so that one of MaxText bytes is read.
+const readAhead = len("</noframes>")
+
 // maxTag and maxText are MaxTag and MaxText, smaller in tests.
 var maxTag, maxText = MaxTag, MaxText
 
@@ -149,7 +154,7 @@ func rawTag(raw []byte) string {
 }
 
 // budget is the reader between the page and the tokenizer: it serves a
-// token MaxText bytes, in reads of chunk bytes at most, and reads what it
+// token MaxText bytes (and readAhead), in reads of chunk bytes at most, and reads what it
 // serves with a tagScan, which counts a tag's bytes outside its quoted
 // values; past either bound it fails. It may read a few bytes ahead of
 // what it served (peek), which it serves first.
@@ -164,7 +169,7 @@ type budget struct {
 // start starts the bounds of a token, of which buf is what the tokenizer
 // holds already; raw says it is a raw-text element's text.
 func (b *budget) start(buf []byte, raw bool) {
-	b.left = maxText
+	b.left = maxText + readAhead
 	b.scan = tagScan{}
 	if raw {
 		b.scan.state = sDone

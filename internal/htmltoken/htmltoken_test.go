@@ -149,6 +149,33 @@ func TestTooLong(t *testing.T) {
 	}
 }
 
+// TestTokenOfTheBound: a token of MaxText bytes is read, however far the
+// tokenizer reads past it to find its end ("<a" after text, "</noframes>"
+// after raw text), and however the page comes, a byte at a time or whole.
+func TestTokenOfTheBound(t *testing.T) {
+	defer func(a, b int) { maxTag, maxText = a, b }(maxTag, maxText)
+	maxText = 100
+	text := strings.Repeat("t", 100)
+	for _, page := range []string{
+		text + "<a>",
+		text + "</a>",
+		"<textarea>" + text + "</textarea>",
+		"<noframes>" + text + "</NOFRAMES>",
+		"<script>" + text + "</script\n>",
+		"<p>" + text + "<!---->",
+	} {
+		for _, oneByte := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(page)
+			if oneByte {
+				r = iotest.OneByteReader(r)
+			}
+			if err := Check(r); err != nil {
+				t.Errorf("%.14q… (a byte at a time: %v): %v", page, oneByte, err)
+			}
+		}
+	}
+}
+
 // TestReadError: the page's own read error is the Tokenizer's.
 func TestReadError(t *testing.T) {
 	boom := errors.New("boom")
