@@ -84,6 +84,14 @@ func (t *Tokenizer) Next() html.TokenType {
 	return tt
 }
 
+// NextIsNotRawText is html.Tokenizer's (a parser calls it in <svg> and
+// <math>, where <style> and <title> hold elements): the next token is
+// then bounded as any, a tag included, not as raw text.
+func (t *Tokenizer) NextIsNotRawText() {
+	t.Tokenizer.NextIsNotRawText()
+	t.b.start(t.Buffered(), false)
+}
+
 // endTagAhead reports whether the bytes ahead, buf then the page's, open
 // with name's end tag, as html.Tokenizer's readRawEndTag matches it: the
 // raw element's text is then empty.

@@ -149,6 +149,48 @@ func TestTooLong(t *testing.T) {
 	}
 }
 
+// TestNextIsNotRawText: after NextIsNotRawText, what follows a <script>
+// or a <style> is read as tags, and bounded as tags; the tokens are
+// html.Tokenizer's told the same.
+func TestNextIsNotRawText(t *testing.T) {
+	notRaw := func(next func() html.TokenType, notRaw func()) func() html.TokenType {
+		return func() html.TokenType {
+			tt := next()
+			if tt == html.StartTagToken {
+				notRaw()
+			}
+			return tt
+		}
+	}
+	page := "<svg><style><p a=1>x</p></style><title><b c=d></title><script></script></svg>"
+	w := html.NewTokenizer(strings.NewReader(page))
+	want, werr := tokens(notRaw(w.Next, w.NextIsNotRawText), w.Token, w.Err)
+	z := NewTokenizer(strings.NewReader(page))
+	got, err := tokens(notRaw(z.Next, z.NextIsNotRawText), z.Token, z.Err)
+	if err != werr || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%v, %v; html.Tokenizer's %v, %v", got, err, want, werr)
+	}
+
+	var attrs strings.Builder
+	for i := 0; attrs.Len() < 10<<20; i++ {
+		attrs.WriteString(" a" + strconv.Itoa(i))
+	}
+	for _, page := range []string{"<style><div" + attrs.String() + ">", "<script></script" + attrs.String() + ">"} {
+		runtime.GC()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		z := NewTokenizer(strings.NewReader(page))
+		_, err := tokens(notRaw(z.Next, z.NextIsNotRawText), z.Token, z.Err)
+		runtime.ReadMemStats(&m1)
+		if !errors.Is(err, ErrTooLong) {
+			t.Errorf("%.20q…: error %v, want ErrTooLong", page, err)
+		}
+		if a := m1.TotalAlloc - m0.TotalAlloc; a > 64<<20 {
+			t.Errorf("%.20q…: %d MB allocated to refuse it, want the bound's worth (under 64)", page, a>>20)
+		}
+	}
+}
+
 // TestTokenOfTheBound: a token of MaxText bytes is read, however far the
 // tokenizer reads past it to find its end ("<a" after text, "</noframes>"
 // after raw text), and however the page comes, a byte at a time or whole.
