@@ -104,12 +104,11 @@ func (h *Hasher) HTML(r io.Reader) (uint64, error) {
 		}
 	} else {
 		// html.Parse has no bound on a tag (see htmltoken): the page is
-		// tokenized within the bounds first. That catches a giant tag
-		// where the parser reads tags as the tokenizer does, not inside
-		// <svg> or <math> (whose <style> the parser reads as tags, the
-		// tokenizer alone as text); a tree costs some 20 times its page
-		// anyway (10 MB of <br> is 280 MB of nodes), so this path is
-		// bounded by MaxPage above all.
+		// tokenized within the bounds first, and past an <svg> or a
+		// <math> (whose <style> the parser reads as tags, the tokenizer
+		// alone as text) every "<" is taken for a tag's (htmltoken.Check).
+		// A tree costs some 20 times its page anyway (10 MB of <br> is
+		// 280 MB of nodes), so this path is bounded by MaxPage above all.
 		page, err := io.ReadAll(lr)
 		if err == nil {
 			err = htmltoken.Check(bytes.NewReader(page))

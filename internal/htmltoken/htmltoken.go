@@ -118,15 +118,79 @@ func (t *Tokenizer) endTagAhead(buf []byte, name string) bool {
 
 // Check reads the HTML r holds to its end, as a Tokenizer, and returns the
 // first error: ErrTooLong, or r's. It is for a caller about to give the
-// page to html.Parse, which has no such bounds.
+// page to html.Parse, which has no such bounds, and which past an <svg> or
+// <math> reads as tags what the tokenizer alone reads otherwise: a
+// <style>'s text, and what follows a "<![CDATA[" (a bogus comment to its
+// first ">" here, a section to its "]]>" there: a quoted value here may be
+// tags there). So past "<svg" or "<math", every "<" is taken for a tag's,
+// and bounded as one (by foreign).
 func Check(r io.Reader) error {
-	t := NewTokenizer(r)
+	t := NewTokenizer(io.TeeReader(r, &foreign{}))
 	for t.Next() != html.ErrorToken {
 	}
 	if err := t.Err(); err != io.EOF {
 		return err
 	}
 	return nil
+}
+
+// foreign reads a page as written to it: past "<svg" or "<math" (in any
+// case), it reads from every "<" a tag, as a tagScan does, and fails with
+// ErrTooLong when one is past MaxTag. Tags that overlap are read at once:
+// two in the same state go on alike, and only the longer is kept.
+type foreign struct {
+	svg, math int       // bytes of "<svg" and "<math" matched
+	armed     bool      // one has been seen
+	tags      []tagScan // the tags under way, each in its own state
+}
+
+func (f *foreign) Write(p []byte) (int, error) {
+	for _, c := range p {
+		if !f.armed {
+			f.svg = match(f.svg, "<svg", c)
+			f.math = match(f.math, "<math", c)
+			f.armed = f.svg == len("<svg") || f.math == len("<math")
+			continue
+		}
+		if c == '<' {
+			f.tags = append(f.tags, tagScan{})
+		}
+		kept := f.tags[:0]
+	next:
+		for _, s := range f.tags {
+			s.feed([]byte{c})
+			if s.state == sDone {
+				continue
+			}
+			if s.counted > maxTag {
+				return 0, ErrTooLong
+			}
+			for i, k := range kept {
+				if k.state == s.state && k.quote == s.quote && k.first == s.first {
+					kept[i].counted = max(k.counted, s.counted)
+					continue next
+				}
+			}
+			kept = append(kept, s)
+		}
+		f.tags = kept
+	}
+	return len(p), nil
+}
+
+// match returns how much of pat (which repeats no prefix of itself) is
+// matched after c, when i was before it; letters in any case.
+func match(i int, pat string, c byte) int {
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	switch {
+	case c == pat[i]:
+		return i + 1
+	case c == pat[0]:
+		return 1
+	}
+	return 0
 }
 
 // rawTag returns the name, in lower case, of the element raw, a start

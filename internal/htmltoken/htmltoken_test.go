@@ -218,6 +218,52 @@ func TestTokenOfTheBound(t *testing.T) {
 	}
 }
 
+// TestCheckForeign: past an <svg> or a <math>, html.Parse reads as tags a
+// <style>'s text, and what the tokenizer alone reads as a quoted value
+// after a "<![CDATA[": Check bounds those tags too (a page of 4 MB made
+// html.Parse allocate 600 MB and keep 280). What the parser reads as text
+// is no tag: the pages of the tests, an <svg> of CSS, a page without
+// <svg> of a script that "<" opens, are read.
+func TestCheckForeign(t *testing.T) {
+	var attrs strings.Builder
+	for i := 0; attrs.Len() < 4<<20; i++ {
+		attrs.WriteString(" a" + strconv.Itoa(i))
+	}
+	for _, page := range []string{
+		"<p>a</p><svg><style><div" + attrs.String() + "></style></svg>",
+		"<MATH><title>x<b" + attrs.String() + "></title>",
+		`<Svg><![CDATA[><x y="]]><div` + attrs.String() + `">`,
+	} {
+		if err := Check(strings.NewReader(page)); !errors.Is(err, ErrTooLong) {
+			t.Errorf("%.30q…: %v, want ErrTooLong", page, err)
+		}
+	}
+	for _, page := range []string{
+		"<svg><style>" + strings.Repeat("a { fill: red } ", 3<<16) + "</style></svg>",
+		"<script>if (a<b" + attrs.String() + ") {}</script><svg></svg>",
+		`<svg><path d="M0 0L1 1"/></svg><script>` + strings.Repeat("for(i=0;i<n;i++)x=a>b;", 1<<17) + "</script>",
+		"<svg><![CDATA[" + strings.Repeat("x ", 1<<20) + "]]></svg><div class=\"" + attrs.String() + "\">",
+	} {
+		if err := Check(strings.NewReader(page)); err != nil {
+			t.Errorf("%.30q…: %v", page, err)
+		}
+	}
+	pages, _ := filepath.Glob("../../source/testdata/*/*.html")
+	for _, glob := range []string{"../../examples/*/*/*.html", "../../examples/*/*/*/*.html", "../../examples/*/*/*/*/*.html"} {
+		m, _ := filepath.Glob(glob)
+		pages = append(pages, m...)
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(bytes.NewReader(b)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
 // TestReadError: the page's own read error is the Tokenizer's.
 func TestReadError(t *testing.T) {
 	boom := errors.New("boom")
