@@ -277,17 +277,43 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
+// splitReader serves s in reads of 1 to 17 bytes, their sizes from s's
+// own bytes: a page as a network gives it, cut anywhere.
+type splitReader struct {
+	s string
+	i int
+}
+
+func (r *splitReader) Read(p []byte) (int, error) {
+	if r.i >= len(r.s) {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(r.s)-r.i, 1+int(r.s[r.i*7%len(r.s)])%17)
+	copy(p, r.s[r.i:r.i+n])
+	r.i += n
+	return n, nil
+}
+
 // FuzzTokenizer: whatever the page, within the bounds (small here, so that
 // the fuzzer reaches them) the tokens are html.Tokenizer's; past them, the
-// error is ErrTooLong.
+// error is ErrTooLong, and only past them.
 func FuzzTokenizer(f *testing.F) {
 	for _, s := range []string{"<p a=1 b='2'>x</p>", "<script>a<b>c</script>d", "<!-- x --><title>t</title>", "<SCRIPT/>x</script >", "<plaintext><p>", "<style a=\">\">x</style>", "</x y=z>", "<!DOCTYPE html><textarea></textarea>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, page string) {
 		defer func(a, b int) { maxTag, maxText = a, b }(maxTag, maxText)
+		// Bounds from the page's length: most pages are past the
+		// smallest, few past the largest.
 		maxTag, maxText = 1<<10, 4<<10
-		z := NewTokenizer(strings.NewReader(page))
+		if k := len(page) % 3; k > 0 {
+			maxTag, maxText = 8*k, 32*k
+		}
+		var r io.Reader = strings.NewReader(page)
+		if len(page)%2 == 1 {
+			r = &splitReader{s: page}
+		}
+		z := NewTokenizer(r)
 		got, err := tokens(z.Next, z.Token, z.Err)
 		w := html.NewTokenizer(strings.NewReader(page))
 		want, werr := tokens(w.Next, w.Token, w.Err)
@@ -298,10 +324,11 @@ func FuzzTokenizer(f *testing.F) {
 			if len(got) > len(want) {
 				t.Fatalf("%d tokens before ErrTooLong, html.Tokenizer's all %d", len(got), len(want))
 			}
-			// The text being read when the bound is reached is returned
-			// as far as it went (a '<' or an entity cut short included),
-			// as at the end of any read that fails: not compared.
-			if n := len(got); n > 0 && got[n-1].Type == html.TextToken {
+			// The text, comment or doctype being read when the bound is
+			// reached is returned as far as it went (a '<' or an entity
+			// cut short included), as at the end of any read that fails:
+			// not compared. A tag cut short is no token.
+			if n := len(got); n > 0 && (got[n-1].Type == html.TextToken || got[n-1].Type == html.CommentToken || got[n-1].Type == html.DoctypeToken) {
 				got = got[:n-1]
 			}
 			want = want[:len(got)]
@@ -315,13 +342,16 @@ func FuzzTokenizer(f *testing.F) {
 		}
 		// A tagScan reads each tag as the tokenizer does: it is done at
 		// the tag's last byte, not before, and counts at least its
-		// attributes' names.
+		// attributes' names. And a page of no token over maxText, no tag
+		// over maxTag, is read whole.
+		over := false
 		w = html.NewTokenizer(strings.NewReader(page))
 		for tt := w.Next(); tt != html.ErrorToken; tt = w.Next() {
+			raw := string(w.Raw())
+			over = over || len(raw) > maxText
 			if tt != html.StartTagToken && tt != html.EndTagToken && tt != html.SelfClosingTagToken {
 				continue
 			}
-			raw := string(w.Raw())
 			var sc tagScan
 			for k := range len(raw) {
 				if sc.state == sDone {
@@ -332,15 +362,23 @@ func FuzzTokenizer(f *testing.F) {
 			if sc.state != sDone && raw[len(raw)-1] == '>' {
 				t.Fatalf("tag %q: the scan did not end at its '>' (state %d)", raw, sc.state)
 			}
+			over = over || sc.counted > maxTag
 			names := 0
 			for more := true; more; {
 				var k []byte
 				k, _, more = w.TagAttr()
-				names += len(k)
+				// A NUL is read as one byte, given as three (U+FFFD).
+				names += len(k) - 2*bytes.Count(k, []byte("\ufffd"))
 			}
 			if sc.counted < names {
 				t.Fatalf("tag %q: %d bytes counted, its attributes' names take %d", raw, sc.counted, names)
 			}
+		}
+		// What the page's end cut short (a tag without its ">").
+		var sc tagScan
+		sc.feed(w.Raw())
+		if errors.Is(err, ErrTooLong) && !over && len(w.Raw()) <= maxText && sc.counted <= maxTag {
+			t.Fatalf("ErrTooLong, but no token is over %d bytes, no tag over %d", maxText, maxTag)
 		}
 	})
 }
