@@ -624,7 +624,9 @@ var safe = func() (t [utf8.RuneSelf]bool) {
 
 // appendString appends s as a JSON string, as encoding/json would
 // (invalid UTF-8 becomes U+FFFD, U+2028 and U+2029 are escaped) except
-// that <, > and & are kept: the output is not for HTML.
+// that <, > and & are kept, the output not being for HTML, and that the
+// C1 controls are escaped too, as the C0 ones are, the output being for
+// terminals.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -671,6 +673,16 @@ func appendString(b []byte, s string) []byte {
 		if r == '\u2028' || r == '\u2029' {
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u', '2', '0', '2', lowerHex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		if r <= 0x9f {
+			// A C1 control (U+0080 to U+009F): raw, U+009B is a
+			// terminal's CSI, and a hostile loc read from a sitemap
+			// would drive the terminal that read prints to.
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '0', '0', lowerHex[r>>4], lowerHex[r&0xf])
 			i += size
 			start = i
 			continue

@@ -16,7 +16,7 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	cases := []string{"", "plain", `q"uo\te`, "tab\tnl\ncr\r", "\x00\x1f\x7f", "ü€😀", "bad\xffutf8\xc3", "\u2028\u2029", "<&>"}
 	// Every special byte at every place of a long string, so that the
 	// eight-bytes-at-a-time path meets each in each lane.
-	for _, special := range []string{`"`, `\`, "\x00", "\x1f", " ", "\x7f", "é", "\xff", "\u2028"} {
+	for _, special := range []string{`"`, `\`, "\x00", "\x1f", " ", "\x7f", "é", "\xff", "\u2028", "\u009b", "\u0080", "\u009f", "\u00a0"} {
 		for i := range 20 {
 			cases = append(cases, strings.Repeat("a", i)+special+strings.Repeat("b", 19-i))
 		}
@@ -34,6 +34,13 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		}
 		if back != want {
 			t.Errorf("%q → %s → %q", s, got, back)
+		}
+		// No control character, C0 or C1, is written raw: read prints
+		// what a hostile sitemap holds to a terminal.
+		for _, r := range string(got) {
+			if r < 0x20 || r >= 0x80 && r <= 0x9f {
+				t.Errorf("%q → %s: control U+%04X written raw", s, got, r)
+			}
 		}
 	}
 }
