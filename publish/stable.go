@@ -174,6 +174,12 @@ func placeOf(name string, f manifestFile) (place, bool) {
 // the number of the file that took it.
 func (b *Builder) placeStable(v *sitemap.URL, want int) (int, error) {
 	st, g := b.stable, b.group
+	if b.opts.Index == IndexNever {
+		// The set is one file: a URL an earlier set (with an index) kept
+		// in file 2 goes to file 1 like the others, rather than start a
+		// second file that fails the run for URLs that all fit in one.
+		want = 1
+	}
 	tried := 0
 	for _, n := range []int{want, st.last[g], st.last[g] + 1} {
 		if n <= 0 || n == tried {
