@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,6 +215,25 @@ func (b *Builder) placeStable(v *sitemap.URL, want int) (int, error) {
 	}
 	// Unreachable: an entry that no empty document holds is a Violation.
 	return 0, b.fail(errors.New("publish: no file could take " + v.Loc))
+}
+
+// Published returns the names of the children of the set published in
+// Options.Dir, as its manifest records them, in order of group and
+// number; nil without Options.Stable. The caller's own record of which file
+// holds a URL may name a file that never went live (a run killed after it
+// recorded the set and before the swap): these are the files that did.
+func (b *Builder) Published() []string {
+	if b.stable == nil {
+		return nil
+	}
+	ats := slices.SortedFunc(maps.Keys(b.stable.prev), func(x, y place) int {
+		return cmp.Or(cmp.Compare(x.group, y.group), cmp.Compare(x.n, y.n))
+	})
+	names := make([]string, len(ats))
+	for i, at := range ats {
+		names[i] = b.stable.prev[at].Name
+	}
+	return names
 }
 
 // slot returns the slot at p, starting it (and its spool) if needed.
