@@ -618,3 +618,37 @@ func begin(t *testing.T, path, dir string, o Options) (r *Run, b *publish.Builde
 	}
 	return r, b, func() { b.Abort(); r.Close(); s.Close() }
 }
+
+// TestOddPath: a state whose name holds what a SQLite URI reads as its end
+// ("?", "#") or as an escape ("%41") is that very file: such a state was
+// kept in another file ("st" for "st?1.db", shared by "st#2.db"), the one
+// named left empty, which the next run refused as truncated.
+func TestOddPath(t *testing.T) {
+	work := t.TempDir()
+	dir := t.TempDir()
+	names := []string{"st?1.db", "st#2.db", "st%41.db", "sp ace&x=1.db"}
+	for i, name := range names {
+		path := filepath.Join(work, name)
+		o := Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Content: true}
+		run(t, path, dir, o, pages(i+1))
+		o.Now = o.Now.Add(time.Hour)
+		if _, n, _ := run(t, path, dir, o, pages(i+1)); n.Unchanged != i+1 {
+			t.Errorf("%s: second run %+v, want the first run's %d URLs unchanged", name, n, i+1)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v, want the state in it", name, err)
+		}
+	}
+	got, err := filepath.Glob(filepath.Join(work, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i] = filepath.Base(got[i])
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(names))
+	if !slices.Equal(got, want) {
+		t.Errorf("folder of the states holds %q, want %q alone", got, want)
+	}
+}
