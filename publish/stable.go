@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -174,6 +175,12 @@ func placeOf(name string, f manifestFile) (place, bool) {
 // the number of the file that took it.
 func (b *Builder) placeStable(v *sitemap.URL, want int) (int, error) {
 	st, g := b.stable, b.group
+	if b.opts.Index == IndexNever {
+		// The set is one file: a URL an earlier set (with an index) kept
+		// in file 2 goes to file 1 like the others, rather than start a
+		// second file that fails the run for URLs that all fit in one.
+		want = 1
+	}
 	tried := 0
 	for _, n := range []int{want, st.last[g], st.last[g] + 1} {
 		if n <= 0 || n == tried {
@@ -208,6 +215,25 @@ func (b *Builder) placeStable(v *sitemap.URL, want int) (int, error) {
 	}
 	// Unreachable: an entry that no empty document holds is a Violation.
 	return 0, b.fail(errors.New("publish: no file could take " + v.Loc))
+}
+
+// Published returns the names of the children of the set published in
+// Options.Dir, as its manifest records them, in order of group and
+// number; nil without Options.Stable. The caller's own record of which file
+// holds a URL may name a file that never went live (a run killed after it
+// recorded the set and before the swap): these are the files that did.
+func (b *Builder) Published() []string {
+	if b.stable == nil {
+		return nil
+	}
+	ats := slices.SortedFunc(maps.Keys(b.stable.prev), func(x, y place) int {
+		return cmp.Or(cmp.Compare(x.group, y.group), cmp.Compare(x.n, y.n))
+	})
+	names := make([]string, len(ats))
+	for i, at := range ats {
+		names[i] = b.stable.prev[at].Name
+	}
+	return names
 }
 
 // slot returns the slot at p, starting it (and its spool) if needed.

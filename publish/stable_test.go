@@ -2,6 +2,7 @@ package publish
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,6 +181,45 @@ func TestStableSingle(t *testing.T) {
 	}
 	if places[item(0).Loc] != 1 || places[item(11).Loc] != 2 {
 		t.Errorf("places %v: the first URLs stay in file 1, the new ones past 10 go to file 2", places)
+	}
+}
+
+// TestStableIndexNever: URLs an indexed set kept in several files are one
+// file when a later run may write no index, as long as they fit in one;
+// they failed the run with ErrNeedsIndex, remembered in files 2 and 3.
+func TestStableIndexNever(t *testing.T) {
+	dir := t.TempDir()
+	places := map[string]int{}
+	stableRun(t, Options{Dir: dir, MaxURLs: 4}, items(0, 10), places)
+	if places[item(9).Loc] != 3 {
+		t.Fatalf("places %v: want 3 files of at most 4", places)
+	}
+	res := stableRun(t, Options{Dir: dir, Index: IndexNever}, items(0, 10), places)
+	if len(res.Files) != 1 || res.Files[0].Name != "sitemap.xml" || res.Files[0].Entries != 10 {
+		t.Fatalf("files %+v, want sitemap.xml alone with the 10 URLs", res.Files)
+	}
+	for l, n := range places {
+		if n != 1 {
+			t.Errorf("%s in file %d, want 1", l, n)
+		}
+	}
+	// More than one file holds is still refused.
+	b, err := New(Options{Dir: dir, Base: base, Stable: true, Index: IndexNever, MaxURLs: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	var perr error
+	for i, u := range items(0, 11) {
+		if _, perr = b.Place(context.Background(), &u, places[u.Loc]); perr != nil {
+			if i != 10 {
+				t.Fatalf("URL %d refused: %v", i, perr)
+			}
+			break
+		}
+	}
+	if !errors.Is(perr, ErrNeedsIndex) {
+		t.Errorf("11 URLs in files of 10 with IndexNever: %v, want ErrNeedsIndex", perr)
 	}
 }
 

@@ -402,8 +402,12 @@ func (r *Run) Keep(u *sitemap.URL, group string, place Placer) (bool, error) {
 // given, for a run where a read failed without naming its URL (a folder
 // that could not be listed), whose removals must wait for a run that reads
 // everything. placeIn returns the Placer of a group (the file a URL was in
-// says which). It returns how many it kept.
-func (r *Run) Restore(ctx context.Context, dir string, locs []string, placeIn func(group string) (Placer, error)) (int, error) {
+// says which). published names the children of the set live in dir
+// (publish.Builder.Published): a URL that the file the state names does not
+// give (a run killed after Commit recorded files it never swapped in) is
+// looked for in them, rather than dropped from the set. It returns how many
+// it kept.
+func (r *Run) Restore(ctx context.Context, dir string, published, locs []string, placeIn func(group string) (Placer, error)) (int, error) {
 	byFile := map[uint32]map[uint64]bool{}
 	add := func(p *rec) {
 		if p.flag&seen != 0 {
@@ -426,17 +430,35 @@ func (r *Run) Restore(ctx context.Context, dir string, locs []string, placeIn fu
 	}
 	ids := slices.Sorted(maps.Keys(byFile))
 	kept := 0
+	read := map[string]bool{}
+	missed := map[uint64]bool{}
 	for _, id := range ids {
-		at, ok := r.ids[id]
 		var name string
-		if !ok || r.tx.QueryRowContext(ctx, `SELECT name FROM files WHERE id = ?`, id).Scan(&name) != nil || name == "" {
+		if _, ok := r.ids[id]; ok {
+			_ = r.tx.QueryRowContext(ctx, `SELECT name FROM files WHERE id = ?`, id).Scan(&name)
+		}
+		if name != "" {
+			read[name] = true
+			n, err := r.restoreFrom(filepath.Join(dir, name), byFile[id], placeIn)
+			kept += n
+			if err != nil {
+				return kept, err
+			}
+		}
+		for k := range byFile[id] {
+			if i := r.x.find(k); i >= 0 && r.x.recs[i].flag&seen == 0 {
+				missed[k] = true
+			}
+		}
+	}
+	for _, name := range published {
+		if len(missed) == 0 {
+			break
+		}
+		if read[name] {
 			continue
 		}
-		place, err := placeIn(at.group)
-		if err != nil {
-			return kept, err
-		}
-		n, err := r.restoreFrom(filepath.Join(dir, name), byFile[id], at.group, place)
+		n, err := r.restoreFrom(filepath.Join(dir, name), missed, placeIn)
 		kept += n
 		if err != nil {
 			return kept, err
@@ -445,8 +467,10 @@ func (r *Run) Restore(ctx context.Context, dir string, locs []string, placeIn fu
 	return kept, nil
 }
 
-// restoreFrom keeps the URLs of keys that the published file path lists.
-func (r *Run) restoreFrom(path string, keys map[uint64]bool, group string, place Placer) (int, error) {
+// restoreFrom keeps the URLs of keys that the published file path lists,
+// each in the group of the file the state has it in, and takes them out of
+// keys.
+func (r *Run) restoreFrom(path string, keys map[uint64]bool, placeIn func(group string) (Placer, error)) (int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, nil // the file is gone: the URLs go with it
@@ -460,8 +484,16 @@ func (r *Run) restoreFrom(path string, keys map[uint64]bool, group string, place
 		if err != nil {
 			return kept, nil // the end, or damage: what was read is kept
 		}
-		if !keys[Key(u.Loc)] {
+		k := Key(u.Loc)
+		i := r.x.find(k)
+		if !keys[k] || i < 0 {
 			continue
+		}
+		delete(keys, k)
+		group := r.ids[r.x.recs[i].file].group
+		place, err := placeIn(group)
+		if err != nil {
+			return kept, err
 		}
 		if ok, err := r.Keep(u, group, place); err != nil {
 			return kept, err

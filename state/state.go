@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,7 +221,11 @@ func create(ctx context.Context, path string) error {
 
 // open opens the SQLite file at path as a state, migrating it.
 func open(ctx context.Context, path string) (*Store, error) {
-	c, err := sqlite.NewConnector("file:" + path + "?_pragma=busy_timeout(0)&_pragma=foreign_keys(0)")
+	uri, err := fileURI(path)
+	if err != nil {
+		return nil, fmt.Errorf("state %s: %w", path, err)
+	}
+	c, err := sqlite.NewConnector(uri + "?_pragma=busy_timeout(0)&_pragma=foreign_keys(0)")
 	if err != nil {
 		return nil, fmt.Errorf("state %s: %w", path, err)
 	}
@@ -237,6 +242,23 @@ func open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// fileURI returns the SQLite URI of the file at path. SQLite reads a "file:"
+// URI's path up to a "?" or "#" and decodes its %XX: a path holding one of
+// those, written as it is, named another file ("st?1.db" opened "st", and
+// two such states were one), so the path is escaped, and made absolute so
+// that no "//" can start an authority.
+func fileURI(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	abs = filepath.ToSlash(abs)
+	if !strings.HasPrefix(abs, "/") {
+		abs = "/" + abs // a Windows drive: file:///C:/…
+	}
+	return "file://" + (&url.URL{Path: abs}).EscapedPath(), nil
 }
 
 // Path returns the state's file.

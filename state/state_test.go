@@ -39,22 +39,9 @@ func pages(n int) []page {
 func run(t *testing.T, path, dir string, o Options, ps []page) (map[string]string, Counts, *publish.Result) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	r, err := s.Begin(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	b, err := publish.New(publish.Options{Dir: dir, Base: base, MaxURLs: 4, Stable: true, NoDedupe: true, ChangedAt: o.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, b, end := begin(t, path, dir, o)
+	defer end()
 	b.BeforeSwap(func(res *publish.Result) error { return r.Commit(ctx, res) })
-	defer b.Abort()
 	got := map[string]string{}
 	for _, p := range ps {
 		u := sitemap.URL{Loc: p.loc, LastMod: p.lastmod}
@@ -66,14 +53,22 @@ func run(t *testing.T, path, dir string, o Options, ps []page) (map[string]strin
 			t.Fatal(err)
 		}
 	}
-	res, err := b.Publish(ctx)
+	res := publishRun(t, r, b)
+	return got, r.Counts(), res
+}
+
+// publishRun publishes b's set, committing r before the swap (see
+// begin), and records it as published.
+func publishRun(t *testing.T, r *Run, b *publish.Builder) *publish.Result {
+	t.Helper()
+	res, err := b.Publish(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.MarkPublished(ctx); err != nil {
+	if err := r.MarkPublished(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return got, r.Counts(), res
+	return res
 }
 
 func TestContentLastmod(t *testing.T) {
@@ -521,5 +516,139 @@ func TestChangeDatedAfterItsLastmod(t *testing.T) {
 	got, _, _ = run(t, path, dir, Options{Now: t1.Add(5 * time.Hour), Content: true}, ps)
 	if lm := got[ps[3].loc]; lm != "2026-01-01T15:00:00+00:00" {
 		t.Errorf("page dated 2099 by its source, changed: lastmod %q, want the run's time", lm)
+	}
+}
+
+// TestRestoreAfterUnswappedRun: a run that recorded its set (Commit) and
+// was stopped before the swap leaves the state naming files that never
+// went live. A page of such a file whose read then fails is kept from the
+// set that is live, not dropped from it (its file "gone") and removed.
+func TestRestoreAfterUnswappedRun(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	dir := t.TempDir()
+	t1 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	ps := pages(8) // files 1 and 2 of 4
+	run(t, path, dir, Options{Now: t1, Content: true}, ps)
+
+	// Page 5 changes; the run commits, then its swap fails.
+	ps[5].fp = 99
+	func() {
+		r, b, end := begin(t, path, dir, Options{Now: t1.Add(time.Hour), Content: true})
+		defer end()
+		stopped := errors.New("stopped before the swap")
+		b.BeforeSwap(func(res *publish.Result) error {
+			if err := r.Commit(ctx, res); err != nil {
+				return err
+			}
+			return stopped
+		})
+		for _, p := range ps {
+			u := sitemap.URL{Loc: p.loc}
+			if err := r.Add(&u, p.fp, true, "", func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := b.Publish(ctx); !errors.Is(err, stopped) {
+			t.Fatalf("Publish: %v, want the swap stopped", err)
+		}
+	}()
+
+	// The next run cannot read page 6 (in file 2, which the state names
+	// by the name the stopped run gave it).
+	r, b, end := begin(t, path, dir, Options{Now: t1.Add(2 * time.Hour), Content: true})
+	defer end()
+	b.BeforeSwap(func(res *publish.Result) error { return r.Commit(ctx, res) })
+	place := func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) }
+	for i, p := range ps {
+		if i == 6 {
+			continue
+		}
+		u := sitemap.URL{Loc: p.loc}
+		if err := r.Add(&u, p.fp, true, "", place); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept, err := r.Restore(ctx, dir, b.Published(), []string{ps[6].loc}, func(string) (Placer, error) { return place, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := publishRun(t, r, b)
+	if n := r.Counts(); kept != 1 || n.Kept != 1 || n.Removed != 0 {
+		t.Errorf("Restore kept %d, counts %+v: want page 6 kept, none removed", kept, n)
+	}
+	xsdtest.Check(t, dir)
+	var locs []string
+	for _, f := range res.Files {
+		if f.Index {
+			continue
+		}
+		fh, err := os.Open(filepath.Join(dir, f.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := sitemap.NewReader(fh)
+		for u, err := rd.Read(); err == nil; u, err = rd.Read() {
+			locs = append(locs, u.Loc)
+		}
+		fh.Close()
+	}
+	if len(locs) != 8 || !slices.Contains(locs, ps[6].loc) {
+		t.Errorf("published after the failed read: %v, want the 8 pages, page 6 with them", locs)
+	}
+}
+
+// begin opens the state at path and begins a run of o, with a stable
+// Builder into dir; end closes all three.
+func begin(t *testing.T, path, dir string, o Options) (r *Run, b *publish.Builder, end func()) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = s.Begin(ctx, o); err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	if b, err = publish.New(publish.Options{Dir: dir, Base: base, MaxURLs: 4, Stable: true, NoDedupe: true, ChangedAt: o.Now}); err != nil {
+		r.Close()
+		s.Close()
+		t.Fatal(err)
+	}
+	return r, b, func() { b.Abort(); r.Close(); s.Close() }
+}
+
+// TestOddPath: a state whose name holds what a SQLite URI reads as its end
+// ("?", "#") or as an escape ("%41") is that very file: such a state was
+// kept in another file ("st" for "st?1.db", shared by "st#2.db"), the one
+// named left empty, which the next run refused as truncated.
+func TestOddPath(t *testing.T) {
+	work := t.TempDir()
+	dir := t.TempDir()
+	names := []string{"st?1.db", "st#2.db", "st%41.db", "sp ace&x=1.db"}
+	for i, name := range names {
+		path := filepath.Join(work, name)
+		o := Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Content: true}
+		run(t, path, dir, o, pages(i+1))
+		o.Now = o.Now.Add(time.Hour)
+		if _, n, _ := run(t, path, dir, o, pages(i+1)); n.Unchanged != i+1 {
+			t.Errorf("%s: second run %+v, want the first run's %d URLs unchanged", name, n, i+1)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v, want the state in it", name, err)
+		}
+	}
+	got, err := filepath.Glob(filepath.Join(work, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i] = filepath.Base(got[i])
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(names))
+	if !slices.Equal(got, want) {
+		t.Errorf("folder of the states holds %q, want %q alone", got, want)
 	}
 }

@@ -143,7 +143,7 @@ func (t *tracker) restore(ctx context.Context, b *publish.Builder, out, group st
 		}
 		return func(u *sitemap.URL, file int) (int, error) { return b.Place(ctx, u, file) }, nil
 	}
-	n, err := t.run.Restore(ctx, out, locs, placeIn)
+	n, err := t.run.Restore(ctx, out, b.Published(), locs, placeIn)
 	t.kept += n
 	t.failed = t.failed[:0]
 	if err != nil {
