@@ -269,6 +269,26 @@ func (o *Options) due(ctx context.Context, settings map[string]string, key, now 
 func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 	var items []state.Item
 	settings := map[string]string{}
+	// A request to Search Console, a ping or a hub names the file, not its
+	// version: one still pending tells of the file as it is when it is
+	// sent. Another for the same target would be the same request again,
+	// sent right after it.
+	pending, err := o.Outbox.Pending(ctx)
+	if err != nil {
+		return err
+	}
+	queued := map[string]bool{}
+	for _, it := range pending {
+		if it.Channel != "indexnow" {
+			queued[it.Channel+" "+it.Target] = true
+		}
+	}
+	add := func(it state.Item) {
+		if !queued[it.Channel+" "+it.Target] {
+			queued[it.Channel+" "+it.Target] = true
+			items = append(items, it)
+		}
+	}
 	// Each destination keeps its own record of what it was last told: one
 	// added later (a Search Console property, a ping, a hub) is told of
 	// every index, or of the feed, once, not only of those that change
@@ -279,14 +299,14 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 			if due, err := o.due(ctx, settings, "submitted search-console "+sc.Property+" "+f.URL, now); err != nil {
 				return err
 			} else if due {
-				items = append(items, state.Item{Channel: "search-console", Target: f.URL})
+				add(state.Item{Channel: "search-console", Target: f.URL})
 			}
 		}
 		for _, p := range o.Pings {
 			if due, err := o.due(ctx, settings, "submitted ping "+p+" "+f.URL, now); err != nil {
 				return err
 			} else if due {
-				items = append(items, state.Item{Channel: "ping", Target: strings.ReplaceAll(p, "{sitemap}", url.QueryEscape(f.URL))})
+				add(state.Item{Channel: "ping", Target: strings.ReplaceAll(p, "{sitemap}", url.QueryEscape(f.URL))})
 			}
 		}
 	}
@@ -298,7 +318,7 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 				if due, err := o.due(ctx, settings, "published feed "+h, now); err != nil {
 					return err
 				} else if due {
-					items = append(items, state.Item{Channel: "websub", Target: h, URLs: []string{o.PublicURL + feedFile}})
+					add(state.Item{Channel: "websub", Target: h, URLs: []string{o.PublicURL + feedFile}})
 				}
 			}
 		}

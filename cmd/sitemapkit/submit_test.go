@@ -356,3 +356,51 @@ func TestSubmitNewProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestSubmitPendingNotRepeated: a hub's publish or a Search Console
+// submit that is still pending when the feed or the index changes again
+// is not queued a second time: both requests name the file, not its
+// version, so the next run would send the same request twice, one right
+// after the other.
+func TestSubmitPendingNotRepeated(t *testing.T) {
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg := filepath.Join(work, "sitemapkit.toml")
+	n := newNotifyServers(t)
+	g := googletest.New(t)
+	creds := genWrite(t, work, "key.json", string(googletest.Credentials(g.Key, g.Email)))
+	var mu sync.Mutex
+	hubStatus, publishes := http.StatusBadRequest, 0
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		publishes++
+		w.WriteHeader(hubStatus)
+	}))
+	defer hub.Close()
+	flags := []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow", "--websub-hub", hub.URL,
+		"--search-console-property", "sc-domain:example.com", "--google-credentials", creds,
+		"--search-console-endpoint", g.API.URL + "/webmasters/v3/", "--google-token-url", g.Token.URL + "/token"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	g.Status = http.StatusBadRequest // refused, not retried: left pending
+	genRun(t, "", flags...).want(t, exitInputErrors)
+	for i, page := range []string{"post-05.html", "post-06.html"} {
+		genWrite(t, filepath.Join(work, "site", "blog"), page, "<main>rewritten "+page+"</main>")
+		t.Setenv("SOURCE_DATE_EPOCH", strconv.Itoa(1768550400+86400*i))
+		genRun(t, "", "generate", "--config", cfg).want(t, 0)
+		genRun(t, "", flags...).want(t, exitInputErrors)
+	}
+	mu.Lock()
+	hubStatus, publishes = http.StatusNoContent, 0
+	mu.Unlock()
+	g.Status = http.StatusNoContent
+	before := len(g.Puts())
+	r := genRun(t, "", flags...)
+	r.want(t, 0)
+	mu.Lock()
+	defer mu.Unlock()
+	if puts := g.Puts()[before:]; publishes != 1 || len(puts) != 1 {
+		t.Errorf("once accepted, the hub was sent %d publishes and Search Console %d PUTs, want 1 each: %v\n%s", publishes, len(puts), puts, r.stdout)
+	}
+}
