@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.Channel + ": " + e.Target + ": "
+	s := e.Channel + ": " + redact(e.Target) + ": "
 	if e.Status != 0 {
 		s += strconv.Itoa(e.Status) + " " + http.StatusText(e.Status) + ": "
 	}
@@ -148,6 +149,16 @@ func send(ctx context.Context, client *http.Client, r Retry, newReq func() (*htt
 		}
 		wait *= 2
 	}
+}
+
+// redact returns target, a URL, with the password of its user info
+// replaced (https://user:xxxxx@hub.example/): a hub, an endpoint or a ping
+// may carry its credentials there, and they are shown nowhere.
+func redact(target string) string {
+	if u, err := url.Parse(target); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return target
 }
 
 // parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.

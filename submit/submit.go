@@ -406,11 +406,11 @@ func (o *Options) describe(it state.Item) string {
 		if it.Count == 1 {
 			n = "1 URL"
 		}
-		return fmt.Sprintf("POST %s  IndexNow: %s of %s", endpoint, n, it.Target)
+		return fmt.Sprintf("POST %s  IndexNow: %s of %s", redact(endpoint), n, it.Target)
 	case "websub":
-		return fmt.Sprintf("POST %s  hub.mode=publish&hub.url=%s", it.Target, o.PublicURL+feedFile)
+		return fmt.Sprintf("POST %s  hub.mode=publish&hub.url=%s", redact(it.Target), o.PublicURL+feedFile)
 	case "search-console":
 		return fmt.Sprintf("PUT  Search Console sitemaps.submit %s", it.Target)
 	}
-	return "GET  " + it.Target
+	return "GET  " + redact(it.Target)
 }

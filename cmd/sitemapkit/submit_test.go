@@ -404,3 +404,46 @@ func TestSubmitPendingNotRepeated(t *testing.T) {
 		t.Errorf("once accepted, the hub was sent %d publishes and Search Console %d PUTs, want 1 each: %v\n%s", publishes, len(puts), puts, r.stdout)
 	}
 }
+
+// TestSubmitHidesPasswords: a hub or an IndexNow endpoint given with its
+// credentials in the URL (https://user:password@hub.example/) is sent them,
+// and they appear neither in the dry run's requests nor in the reasons a
+// notification is pending.
+func TestSubmitHidesPasswords(t *testing.T) {
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg := filepath.Join(work, "sitemapkit.toml")
+	const password = "s3cret-pass"
+	var mu sync.Mutex
+	var auth []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user, pass, _ := r.BasicAuth()
+		mu.Lock()
+		auth = append(auth, user+":"+pass)
+		mu.Unlock()
+		http.Error(w, "no", http.StatusBadRequest)
+	}))
+	defer ts.Close()
+	withPassword := strings.Replace(ts.URL, "://", "://site:"+password+"@", 1)
+	flags := []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", withPassword + "/indexnow", "--websub-hub", withPassword + "/hub"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	genRun(t, "", flags...).want(t, 0)
+	genWrite(t, filepath.Join(work, "site", "blog"), "post-05.html", "<main>rewritten</main>")
+	t.Setenv("SOURCE_DATE_EPOCH", "1768550400")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	dry := genRun(t, "", append(flags, "--dry-run")...)
+	dry.want(t, 0)
+	r := genRun(t, "", flags...)
+	r.want(t, exitInputErrors)
+	for name, out := range map[string]string{"--dry-run": dry.stdout + dry.stderr, "submit": r.stdout + r.stderr} {
+		if strings.Contains(out, password) || !strings.Contains(out, "/hub") {
+			t.Errorf("%s shows the password, or not the hub:\n%s", name, out)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(auth) != 2 || auth[0] != "site:"+password || auth[1] != auth[0] {
+		t.Errorf("the servers were sent %v, want the credentials twice", auth)
+	}
+}
