@@ -80,8 +80,15 @@ func (s *SearchConsole) Submit(ctx context.Context, sitemapURL string) error {
 	}
 	var re *oauth2.RetrieveError
 	if asRetrieve(err, &re) {
+		code := re.Response.StatusCode
+		if code == http.StatusTooManyRequests || code >= 500 {
+			// The token endpoint is down or busy, which says nothing of
+			// the key: later, like the API's own 429 and 5xx.
+			return &Error{Channel: "search-console", Target: sitemapURL, Status: code, Retry: true,
+				Msg: "the OAuth token endpoint still refused after retries; left pending"}
+		}
 		// The token endpoint refused the key: not worth retrying.
-		return &Error{Channel: "search-console", Target: sitemapURL, Status: re.Response.StatusCode,
+		return &Error{Channel: "search-console", Target: sitemapURL, Status: code,
 			Msg: "the token endpoint refused the service account's key: check the JSON key (deleted, or another project's)"}
 	}
 	return answerError("search-console", sitemapURL, status, answer, err, searchConsoleHints)

@@ -132,6 +132,10 @@ func send(ctx context.Context, client *http.Client, r Retry, newReq func() (*htt
 			retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"))
 		} else if ctx.Err() != nil {
 			return 0, "", ctx.Err()
+		} else if re := (*oauth2.RetrieveError)(nil); asRetrieve(err, &re) && re.Response.StatusCode < 500 && re.Response.StatusCode != http.StatusTooManyRequests {
+			// The token endpoint refused the credentials: so it will
+			// again, now.
+			return 0, "", err
 		}
 		if attempt >= r.attempts() {
 			return status, body, err
