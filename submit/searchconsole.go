@@ -59,6 +59,32 @@ var searchConsoleHints = map[int]string{
 	http.StatusBadRequest:   "the sitemap's URL was refused: it must be inside the property",
 }
 
+// Contains reports whether the sitemap at sitemapURL is inside the
+// property, the only sitemaps Search Console takes for it: for a domain
+// property (sc-domain:example.com), a URL of the domain or of one of its
+// subdomains, over http or https; for a URL prefix, a URL that starts
+// with it (scheme and host in any case).
+func (s *SearchConsole) Contains(sitemapURL string) bool {
+	u, err := url.Parse(sitemapURL)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if domain, ok := strings.CutPrefix(s.Property, "sc-domain:"); ok {
+		domain = strings.TrimSuffix(strings.ToLower(domain), ".")
+		return domain != "" && (host == domain || strings.HasSuffix(host, "."+domain))
+	}
+	p, err := url.Parse(s.Property)
+	if err != nil || p.Host == "" {
+		return false
+	}
+	path := p.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	return strings.EqualFold(p.Scheme, u.Scheme) && strings.EqualFold(p.Host, u.Host) && strings.HasPrefix(u.EscapedPath(), path)
+}
+
 // Submit asks Google to read the sitemap at sitemapURL again (PUT
 // sites/{property}/sitemaps/{sitemap URL}, both path-escaped). The
 // answer has no body; any 2xx is success.

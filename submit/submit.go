@@ -101,6 +101,15 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		}
 		return nil, fmt.Errorf("no sitemap set %q is published in %s (%s)", o.Name, o.Dir, where)
 	}
+	if sc := o.SearchConsole; sc != nil {
+		// Google refuses a sitemap outside the property, every time: each
+		// run would send it, fail, and keep it pending.
+		for _, f := range tops {
+			if !sc.Contains(f.URL) {
+				return nil, fmt.Errorf("search console property %s does not contain the sitemap %s, and Search Console takes none outside it: give the property of the sitemap's site (a URL prefix it starts with, or sc-domain: with its domain)", sc.Property, f.URL)
+			}
+		}
+	}
 	if err := o.keepRobots(tops, rep); err != nil {
 		return nil, err
 	}

@@ -337,6 +337,22 @@ func TestSubmitKeyLocation(t *testing.T) {
 // site's property, or the domain's for the URL prefix's) is told of each
 // index once, though no index changed: it was told of none until one did.
 func TestSubmitNewProperty(t *testing.T) {
+	g, submitTo := searchConsoleSite(t)
+	for i, c := range []struct {
+		property string
+		puts     int // in all, so far
+	}{{"https://www.example.com/", 1}, {"https://www.example.com/", 1}, {"sc-domain:example.com", 2}, {"sc-domain:example.com", 2}} {
+		submitTo(c.property).want(t, 0)
+		if puts := g.Puts(); len(puts) != c.puts {
+			t.Errorf("run %d, property %s: %d PUTs in all, want %d: %v", i+1, c.property, len(puts), c.puts, puts)
+		}
+	}
+}
+
+// searchConsoleSite publishes the lastmod example once, and returns Search
+// Console on 127.0.0.1 and a submit of the set to a property of it, with
+// Search Console alone.
+func searchConsoleSite(t *testing.T) (*googletest.Servers, func(property string) genResult) {
 	work := t.TempDir()
 	copyTree(t, "../../examples/lastmod", work)
 	cfg := filepath.Join(work, "sitemapkit.toml")
@@ -344,16 +360,10 @@ func TestSubmitNewProperty(t *testing.T) {
 	creds := genWrite(t, work, "key.json", string(googletest.Credentials(g.Key, g.Email)))
 	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
 	genRun(t, "", "generate", "--config", cfg).want(t, 0)
-	for i, c := range []struct {
-		property string
-		puts     int // in all, so far
-	}{{"https://www.example.com/", 1}, {"https://www.example.com/", 1}, {"sc-domain:example.com", 2}, {"sc-domain:example.com", 2}} {
-		genRun(t, "", "submit", "--config", cfg, "--robots", "none", "--indexnow", "off",
-			"--search-console-property", c.property, "--google-credentials", creds,
-			"--search-console-endpoint", g.API.URL+"/webmasters/v3/", "--google-token-url", g.Token.URL+"/token").want(t, 0)
-		if puts := g.Puts(); len(puts) != c.puts {
-			t.Errorf("run %d, property %s: %d PUTs in all, want %d: %v", i+1, c.property, len(puts), c.puts, puts)
-		}
+	return g, func(property string) genResult {
+		return genRun(t, "", "submit", "--config", cfg, "--robots", "none", "--indexnow", "off",
+			"--search-console-property", property, "--google-credentials", creds,
+			"--search-console-endpoint", g.API.URL+"/webmasters/v3/", "--google-token-url", g.Token.URL+"/token")
 	}
 }
 
@@ -445,5 +455,42 @@ func TestSubmitHidesPasswords(t *testing.T) {
 	defer mu.Unlock()
 	if len(auth) != 2 || auth[0] != "site:"+password || auth[1] != auth[0] {
 		t.Errorf("the servers were sent %v, want the credentials twice", auth)
+	}
+}
+
+// TestSubmitPropertyMismatch: a Search Console property that does not
+// hold the sitemap (another host, another scheme, another domain, a folder
+// it is not in) is a usage error before anything is sent: Search Console
+// refuses such a sitemap every time, so it stayed pending on every run.
+// The properties that hold it are sent it.
+func TestSubmitPropertyMismatch(t *testing.T) {
+	g, submitTo := searchConsoleSite(t)
+	puts := 0
+	for _, c := range []struct {
+		property string
+		ok       bool
+	}{
+		{"https://shop.example.com/", false},
+		{"http://www.example.com/", false},
+		{"https://www.example.com/blog/", false},
+		{"sc-domain:example.org", false},
+		{"sc-domain:ample.com", false},
+		{"https://WWW.example.com/", true},
+		{"sc-domain:Example.com", true},
+		{"sc-domain:www.example.com", true},
+	} {
+		r := submitTo(c.property)
+		if c.ok {
+			r.want(t, 0)
+			puts++
+		} else {
+			r.want(t, exitUsage)
+			if !strings.Contains(r.stderr, "does not contain the sitemap "+genBase+"sitemap.xml") {
+				t.Errorf("%s: %s", c.property, r.stderr)
+			}
+		}
+		if got := g.Puts(); len(got) != puts {
+			t.Errorf("after %s: %d PUTs in all, want %d: %v", c.property, len(got), puts, got)
+		}
 	}
 }
