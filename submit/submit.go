@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sitemapkit/sitemapkit/publish"
@@ -175,6 +176,10 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 	// sent nothing more this run: each of its other notifications would be
 	// refused the same way, after retries of its own.
 	busy := map[string]string{} // destination → why
+	// A URL that changed in several runs whose notifications were left
+	// pending is in each: IndexNow asks for one URL not to be sent again
+	// within minutes, so a run sends it once.
+	told := map[string]bool{}
 	for _, it := range pending {
 		if !o.enabled(it.Channel) {
 			// Queued when the channel was on: kept for when it is again,
@@ -190,7 +195,23 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		if it.URLs, err = o.Outbox.URLs(ctx, it.ID); err != nil {
 			return rep, err
 		}
+		if it.Channel == "indexnow" {
+			it.URLs = slices.DeleteFunc(it.URLs, func(u string) bool { return told[u] })
+			if it.Count = len(it.URLs); it.Count == 0 {
+				// Each of its URLs was accepted in an earlier request of
+				// this run.
+				if err := o.Outbox.Done(ctx, it.ID); err != nil {
+					return rep, err
+				}
+				continue
+			}
+		}
 		err := o.send(ctx, it)
+		if err == nil && it.Channel == "indexnow" {
+			for _, u := range it.URLs {
+				told[u] = true
+			}
+		}
 		if o.Sent != nil {
 			o.Sent(it, err)
 		}

@@ -247,14 +247,7 @@ func TestSubmitUsage(t *testing.T) {
 // the same run (each would be refused the same way, after its own
 // retries): they stay pending, and all go out once it accepts again.
 func TestSubmitTooManyRequests(t *testing.T) {
-	work := t.TempDir()
-	copyTree(t, "../../examples/lastmod", work)
-	cfg := filepath.Join(work, "sitemapkit.toml")
-	n := newNotifyServers(t)
-	flags := []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow"}
-	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
-	genRun(t, "", "generate", "--config", cfg).want(t, 0)
-	genRun(t, "", flags...).want(t, 0)
+	work, cfg, n, flags := indexNowSite(t)
 	// Two runs, each with a change: two IndexNow notifications.
 	for i, page := range []string{"post-05.html", "post-06.html"} {
 		genWrite(t, filepath.Join(work, "site", "blog"), page, "<main>rewritten "+page+"</main>")
@@ -282,6 +275,21 @@ func TestSubmitTooManyRequests(t *testing.T) {
 	if want := []string{genBase + "blog/post-05.html", genBase + "blog/post-06.html"}; !slices.Equal(urls, want) {
 		t.Errorf("once the endpoint accepts again, IndexNow got %v, want %v", urls, want)
 	}
+}
+
+// indexNowSite publishes the lastmod example and submits its baseline to
+// an IndexNow endpoint on 127.0.0.1, n.in: it returns the example's folder,
+// its config and the flags of a submit to n with IndexNow alone.
+func indexNowSite(t *testing.T) (work, cfg string, n *notifyServers, flags []string) {
+	work = t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg = filepath.Join(work, "sitemapkit.toml")
+	n = newNotifyServers(t)
+	flags = []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	genRun(t, "", flags...).want(t, 0)
+	return work, cfg, n, flags
 }
 
 // TestSubmitKeyLocation: with --out served below the site's root, the
@@ -492,5 +500,39 @@ func TestSubmitPropertyMismatch(t *testing.T) {
 		if got := g.Puts(); len(got) != puts {
 			t.Errorf("after %s: %d PUTs in all, want %d: %v", c.property, len(got), puts, got)
 		}
+	}
+}
+
+// TestSubmitURLOncePerRun: a page changed in two runs whose IndexNow
+// notifications were both left pending is sent once when they go out
+// together: IndexNow asks for a URL not to be sent again within minutes.
+// The other URLs of each still go.
+func TestSubmitURLOncePerRun(t *testing.T) {
+	work, cfg, n, flags := indexNowSite(t)
+	n.status = http.StatusUnprocessableEntity // refused, not retried: left pending
+	blog := filepath.Join(work, "site", "blog")
+	for i, pages := range [][]string{{"post-05.html"}, {"post-05.html", "post-06.html"}, {"post-05.html"}} {
+		for _, p := range pages {
+			genWrite(t, blog, p, "<main>rewritten "+p+" in run "+strconv.Itoa(i)+"</main>")
+		}
+		t.Setenv("SOURCE_DATE_EPOCH", strconv.Itoa(1768550400+86400*i))
+		genRun(t, "", "generate", "--config", cfg).want(t, 0)
+		genRun(t, "", flags...).want(t, exitInputErrors)
+	}
+	n.take()
+	n.status = http.StatusOK
+	r := genRun(t, "", flags...)
+	r.want(t, 0)
+	urls, _ := n.take()
+	slices.Sort(urls)
+	if want := []string{genBase + "blog/post-05.html", genBase + "blog/post-06.html"}; !slices.Equal(urls, want) {
+		t.Errorf("IndexNow got %v, want each changed URL once: %v\n%s", urls, want, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "IndexNow: 2 URLs sent.") {
+		t.Errorf("the summary does not count each URL once:\n%s", r.stdout)
+	}
+	genRun(t, "", flags...).want(t, 0)
+	if urls, _ := n.take(); len(urls) != 0 {
+		t.Errorf("the next submit sent %v again", urls)
 	}
 }
