@@ -102,9 +102,11 @@ func Robots(old []byte, robotsURL *url.URL, sitemaps []string, ours func(sitemap
 // It reports whether it wrote.
 func WriteRobots(path string, robotsURL *url.URL, sitemaps []string, ours func(string) bool) (bool, error) {
 	// A symbolic link stays one: the file it points to is the one edited
-	// (a rename over the link would replace it with a copy).
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
+	// (a rename over the link would replace it with a copy), or created
+	// when the link points to none yet.
+	path, err := linkTarget(path)
+	if err != nil {
+		return false, fmt.Errorf("robots.txt: %w", err)
 	}
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
@@ -140,6 +142,31 @@ func WriteRobots(path string, robotsURL *url.URL, sitemaps []string, ours func(s
 		return false, fmt.Errorf("robots.txt %s: %w", path, err)
 	}
 	return true, nil
+}
+
+// linkTarget returns the file path names once every symbolic link on the
+// way is followed: path itself when it is no link. Unlike
+// filepath.EvalSymlinks, it follows a link to a file that does not exist
+// yet, which is where that file is to be created.
+func linkTarget(path string) (string, error) {
+	for range 255 {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			if real, err := filepath.EvalSymlinks(path); err == nil {
+				return real, nil
+			}
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // SetSitemaps returns the function Robots asks whether a Sitemap: URL is

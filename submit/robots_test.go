@@ -93,26 +93,45 @@ func TestWriteRobots(t *testing.T) {
 }
 
 // TestWriteRobotsSymlink: a robots.txt that is a symbolic link (to the
-// site's source, say) stays one, and the file it points to is edited.
+// site's source, say) stays one, and the file it points to is edited; a
+// link to a file not made yet (absolute, or relative to the link's
+// folder) stays one too, and the file is created where it points (the
+// link was replaced by a file of its own, which the deployed robots.txt
+// never saw).
 func TestWriteRobotsSymlink(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "static")
-	os.Mkdir(src, 0o755)
-	target := filepath.Join(src, "robots.txt")
-	os.WriteFile(target, []byte("User-agent: *\nDisallow: /admin\n"), 0o644)
-	link := filepath.Join(dir, "robots.txt")
-	if err := os.Symlink(target, link); err != nil {
-		t.Skip("no symbolic links here:", err)
-	}
-	robotsURL, _ := url.Parse(site + "robots.txt")
-	if _, err := WriteRobots(link, robotsURL, []string{site + "sitemap.xml"}, SetSitemaps(site, "sitemap")); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("the link was replaced by a file (%v)", err)
-	}
-	if got, _ := os.ReadFile(target); string(got) != "User-agent: *\nDisallow: /admin\nSitemap: "+site+"sitemap.xml\n" {
-		t.Errorf("the file linked to: %q", got)
+	for _, c := range []struct {
+		name, old string // old "": no file yet
+		relative  bool
+	}{
+		{"to a file", "User-agent: *\nDisallow: /admin\n", false},
+		{"to no file yet", "", false},
+		{"relative, to no file yet", "", true},
+	} {
+		dir := t.TempDir()
+		src := filepath.Join(dir, "static")
+		os.Mkdir(src, 0o755)
+		target := filepath.Join(src, "robots.txt")
+		if c.old != "" {
+			os.WriteFile(target, []byte(c.old), 0o644)
+		}
+		to := target
+		if c.relative {
+			to = filepath.Join("static", "robots.txt")
+		}
+		link := filepath.Join(dir, "robots.txt")
+		if err := os.Symlink(to, link); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+		robotsURL, _ := url.Parse(site + "robots.txt")
+		if _, err := WriteRobots(link, robotsURL, []string{site + "sitemap.xml"}, SetSitemaps(site, "sitemap")); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: the link was replaced by a file (%v)", c.name, err)
+		}
+		if got, err := os.ReadFile(target); string(got) != c.old+"Sitemap: "+site+"sitemap.xml\n" {
+			t.Errorf("%s: the file linked to: %q, %v", c.name, got, err)
+		}
 	}
 }
 

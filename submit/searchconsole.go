@@ -59,6 +59,32 @@ var searchConsoleHints = map[int]string{
 	http.StatusBadRequest:   "the sitemap's URL was refused: it must be inside the property",
 }
 
+// Contains reports whether the sitemap at sitemapURL is inside the
+// property, the only sitemaps Search Console takes for it: for a domain
+// property (sc-domain:example.com), a URL of the domain or of one of its
+// subdomains, over http or https; for a URL prefix, a URL that starts
+// with it (scheme and host in any case).
+func (s *SearchConsole) Contains(sitemapURL string) bool {
+	u, err := url.Parse(sitemapURL)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if domain, ok := strings.CutPrefix(s.Property, "sc-domain:"); ok {
+		domain = strings.TrimSuffix(strings.ToLower(domain), ".")
+		return domain != "" && (host == domain || strings.HasSuffix(host, "."+domain))
+	}
+	p, err := url.Parse(s.Property)
+	if err != nil || p.Host == "" {
+		return false
+	}
+	path := p.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	return strings.EqualFold(p.Scheme, u.Scheme) && strings.EqualFold(p.Host, u.Host) && strings.HasPrefix(u.EscapedPath(), path)
+}
+
 // Submit asks Google to read the sitemap at sitemapURL again (PUT
 // sites/{property}/sitemaps/{sitemap URL}, both path-escaped). The
 // answer has no body; any 2xx is success.
@@ -80,8 +106,15 @@ func (s *SearchConsole) Submit(ctx context.Context, sitemapURL string) error {
 	}
 	var re *oauth2.RetrieveError
 	if asRetrieve(err, &re) {
+		code := re.Response.StatusCode
+		if code == http.StatusTooManyRequests || code >= 500 {
+			// The token endpoint is down or busy, which says nothing of
+			// the key: later, like the API's own 429 and 5xx.
+			return &Error{Channel: "search-console", Target: sitemapURL, Status: code, Retry: true,
+				Msg: "the OAuth token endpoint still refused after retries; left pending"}
+		}
 		// The token endpoint refused the key: not worth retrying.
-		return &Error{Channel: "search-console", Target: sitemapURL, Status: re.Response.StatusCode,
+		return &Error{Channel: "search-console", Target: sitemapURL, Status: code,
 			Msg: "the token endpoint refused the service account's key: check the JSON key (deleted, or another project's)"}
 	}
 	return answerError("search-console", sitemapURL, status, answer, err, searchConsoleHints)

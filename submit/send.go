@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.Channel + ": " + e.Target + ": "
+	s := e.Channel + ": " + redact(e.Target) + ": "
 	if e.Status != 0 {
 		s += strconv.Itoa(e.Status) + " " + http.StatusText(e.Status) + ": "
 	}
@@ -131,6 +132,10 @@ func send(ctx context.Context, client *http.Client, r Retry, newReq func() (*htt
 			retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"))
 		} else if ctx.Err() != nil {
 			return 0, "", ctx.Err()
+		} else if re := (*oauth2.RetrieveError)(nil); asRetrieve(err, &re) && re.Response.StatusCode < 500 && re.Response.StatusCode != http.StatusTooManyRequests {
+			// The token endpoint refused the credentials: so it will
+			// again, now.
+			return 0, "", err
 		}
 		if attempt >= r.attempts() {
 			return status, body, err
@@ -148,6 +153,16 @@ func send(ctx context.Context, client *http.Client, r Retry, newReq func() (*htt
 		}
 		wait *= 2
 	}
+}
+
+// redact returns target, a URL, with the password of its user info
+// replaced (https://user:xxxxx@hub.example/): a hub, an endpoint or a ping
+// may carry its credentials there, and they are shown nowhere.
+func redact(target string) string {
+	if u, err := url.Parse(target); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return target
 }
 
 // parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.

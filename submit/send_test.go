@@ -223,6 +223,51 @@ func TestSearchConsole(t *testing.T) {
 	}
 }
 
+// TestSearchConsoleTokenEndpointDown: a token endpoint that answers 503
+// or 429 says nothing of the key: the error may succeed later (Retry, so
+// that the run sends the endpoint nothing more) and does not send the
+// user to check a key that is fine. One that refuses the key (400) is
+// asked once: it would refuse it again.
+func TestSearchConsoleTokenEndpointDown(t *testing.T) {
+	ctx := context.Background()
+	g := googletest.New(t)
+	for _, c := range []struct {
+		status, asked int
+		retry         bool
+		says          string
+	}{
+		{http.StatusServiceUnavailable, 2, true, "left pending"},
+		{http.StatusTooManyRequests, 2, true, "left pending"},
+		{http.StatusBadRequest, 1, false, "check the JSON key"},
+	} {
+		var mu sync.Mutex
+		asked := 0
+		token := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			asked++
+			mu.Unlock()
+			http.Error(w, `{"error":"backend_error"}`, c.status)
+		}))
+		client, err := GoogleClient(ctx, googletest.Credentials(g.Key, g.Email), token.URL+"/token")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := SearchConsole{Endpoint: g.API.URL + "/webmasters/v3/", Property: "sc-domain:example.com", Client: client, Retry: Retry{Attempts: 2}}
+		err = sc.Submit(ctx, "https://www.example.com/sitemap.xml")
+		token.Close()
+		var e *Error
+		if !errors.As(err, &e) || e.Retry != c.retry || e.Status != c.status || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("a token endpoint answering %d: %v; want an *Error (retry %v) saying %q", c.status, err, c.retry, c.says)
+		}
+		if asked != c.asked {
+			t.Errorf("a token endpoint answering %d was asked %d times, want %d", c.status, asked, c.asked)
+		}
+	}
+	if puts := g.Puts(); len(puts) != 0 {
+		t.Errorf("the API was sent %v without a token", puts)
+	}
+}
+
 // TestRedirectNotFollowedAsGet: a 301, 302 or 303 would turn a POST or
 // PUT into a GET without its body, which a server may answer 200: the
 // notification would count as sent and never have been made. Each channel

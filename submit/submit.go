@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sitemapkit/sitemapkit/publish"
@@ -101,6 +102,15 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		}
 		return nil, fmt.Errorf("no sitemap set %q is published in %s (%s)", o.Name, o.Dir, where)
 	}
+	if sc := o.SearchConsole; sc != nil {
+		// Google refuses a sitemap outside the property, every time: each
+		// run would send it, fail, and keep it pending.
+		for _, f := range tops {
+			if !sc.Contains(f.URL) {
+				return nil, fmt.Errorf("search console property %s does not contain the sitemap %s, and Search Console takes none outside it: give the property of the sitemap's site (a URL prefix it starts with, or sc-domain: with its domain)", sc.Property, f.URL)
+			}
+		}
+	}
 	if err := o.keepRobots(tops, rep); err != nil {
 		return nil, err
 	}
@@ -166,6 +176,10 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 	// sent nothing more this run: each of its other notifications would be
 	// refused the same way, after retries of its own.
 	busy := map[string]string{} // destination → why
+	// A URL that changed in several runs whose notifications were left
+	// pending is in each: IndexNow asks for one URL not to be sent again
+	// within minutes, so a run sends it once.
+	told := map[string]bool{}
 	for _, it := range pending {
 		if !o.enabled(it.Channel) {
 			// Queued when the channel was on: kept for when it is again,
@@ -181,7 +195,23 @@ func Submit(ctx context.Context, o Options) (*Report, error) {
 		if it.URLs, err = o.Outbox.URLs(ctx, it.ID); err != nil {
 			return rep, err
 		}
+		if it.Channel == "indexnow" {
+			it.URLs = slices.DeleteFunc(it.URLs, func(u string) bool { return told[u] })
+			if it.Count = len(it.URLs); it.Count == 0 {
+				// Each of its URLs was accepted in an earlier request of
+				// this run.
+				if err := o.Outbox.Done(ctx, it.ID); err != nil {
+					return rep, err
+				}
+				continue
+			}
+		}
 		err := o.send(ctx, it)
+		if err == nil && it.Channel == "indexnow" {
+			for _, u := range it.URLs {
+				told[u] = true
+			}
+		}
 		if o.Sent != nil {
 			o.Sent(it, err)
 		}
@@ -269,6 +299,26 @@ func (o *Options) due(ctx context.Context, settings map[string]string, key, now 
 func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 	var items []state.Item
 	settings := map[string]string{}
+	// A request to Search Console, a ping or a hub names the file, not its
+	// version: one still pending tells of the file as it is when it is
+	// sent. Another for the same target would be the same request again,
+	// sent right after it.
+	pending, err := o.Outbox.Pending(ctx)
+	if err != nil {
+		return err
+	}
+	queued := map[string]bool{}
+	for _, it := range pending {
+		if it.Channel != "indexnow" {
+			queued[it.Channel+" "+it.Target] = true
+		}
+	}
+	add := func(it state.Item) {
+		if !queued[it.Channel+" "+it.Target] {
+			queued[it.Channel+" "+it.Target] = true
+			items = append(items, it)
+		}
+	}
 	// Each destination keeps its own record of what it was last told: one
 	// added later (a Search Console property, a ping, a hub) is told of
 	// every index, or of the feed, once, not only of those that change
@@ -279,14 +329,14 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 			if due, err := o.due(ctx, settings, "submitted search-console "+sc.Property+" "+f.URL, now); err != nil {
 				return err
 			} else if due {
-				items = append(items, state.Item{Channel: "search-console", Target: f.URL})
+				add(state.Item{Channel: "search-console", Target: f.URL})
 			}
 		}
 		for _, p := range o.Pings {
 			if due, err := o.due(ctx, settings, "submitted ping "+p+" "+f.URL, now); err != nil {
 				return err
 			} else if due {
-				items = append(items, state.Item{Channel: "ping", Target: strings.ReplaceAll(p, "{sitemap}", url.QueryEscape(f.URL))})
+				add(state.Item{Channel: "ping", Target: strings.ReplaceAll(p, "{sitemap}", url.QueryEscape(f.URL))})
 			}
 		}
 	}
@@ -298,7 +348,7 @@ func (o *Options) queue(ctx context.Context, tops []publish.File) error {
 				if due, err := o.due(ctx, settings, "published feed "+h, now); err != nil {
 					return err
 				} else if due {
-					items = append(items, state.Item{Channel: "websub", Target: h, URLs: []string{o.PublicURL + feedFile}})
+					add(state.Item{Channel: "websub", Target: h, URLs: []string{o.PublicURL + feedFile}})
 				}
 			}
 		}
@@ -386,11 +436,11 @@ func (o *Options) describe(it state.Item) string {
 		if it.Count == 1 {
 			n = "1 URL"
 		}
-		return fmt.Sprintf("POST %s  IndexNow: %s of %s", endpoint, n, it.Target)
+		return fmt.Sprintf("POST %s  IndexNow: %s of %s", redact(endpoint), n, it.Target)
 	case "websub":
-		return fmt.Sprintf("POST %s  hub.mode=publish&hub.url=%s", it.Target, o.PublicURL+feedFile)
+		return fmt.Sprintf("POST %s  hub.mode=publish&hub.url=%s", redact(it.Target), o.PublicURL+feedFile)
 	case "search-console":
 		return fmt.Sprintf("PUT  Search Console sitemaps.submit %s", it.Target)
 	}
-	return "GET  " + it.Target
+	return "GET  " + redact(it.Target)
 }

@@ -247,14 +247,7 @@ func TestSubmitUsage(t *testing.T) {
 // the same run (each would be refused the same way, after its own
 // retries): they stay pending, and all go out once it accepts again.
 func TestSubmitTooManyRequests(t *testing.T) {
-	work := t.TempDir()
-	copyTree(t, "../../examples/lastmod", work)
-	cfg := filepath.Join(work, "sitemapkit.toml")
-	n := newNotifyServers(t)
-	flags := []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow"}
-	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
-	genRun(t, "", "generate", "--config", cfg).want(t, 0)
-	genRun(t, "", flags...).want(t, 0)
+	work, cfg, n, flags := indexNowSite(t)
 	// Two runs, each with a change: two IndexNow notifications.
 	for i, page := range []string{"post-05.html", "post-06.html"} {
 		genWrite(t, filepath.Join(work, "site", "blog"), page, "<main>rewritten "+page+"</main>")
@@ -282,6 +275,21 @@ func TestSubmitTooManyRequests(t *testing.T) {
 	if want := []string{genBase + "blog/post-05.html", genBase + "blog/post-06.html"}; !slices.Equal(urls, want) {
 		t.Errorf("once the endpoint accepts again, IndexNow got %v, want %v", urls, want)
 	}
+}
+
+// indexNowSite publishes the lastmod example and submits its baseline to
+// an IndexNow endpoint on 127.0.0.1, n.in: it returns the example's folder,
+// its config and the flags of a submit to n with IndexNow alone.
+func indexNowSite(t *testing.T) (work, cfg string, n *notifyServers, flags []string) {
+	work = t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg = filepath.Join(work, "sitemapkit.toml")
+	n = newNotifyServers(t)
+	flags = []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	genRun(t, "", flags...).want(t, 0)
+	return work, cfg, n, flags
 }
 
 // TestSubmitKeyLocation: with --out served below the site's root, the
@@ -337,6 +345,22 @@ func TestSubmitKeyLocation(t *testing.T) {
 // site's property, or the domain's for the URL prefix's) is told of each
 // index once, though no index changed: it was told of none until one did.
 func TestSubmitNewProperty(t *testing.T) {
+	g, submitTo := searchConsoleSite(t)
+	for i, c := range []struct {
+		property string
+		puts     int // in all, so far
+	}{{"https://www.example.com/", 1}, {"https://www.example.com/", 1}, {"sc-domain:example.com", 2}, {"sc-domain:example.com", 2}} {
+		submitTo(c.property).want(t, 0)
+		if puts := g.Puts(); len(puts) != c.puts {
+			t.Errorf("run %d, property %s: %d PUTs in all, want %d: %v", i+1, c.property, len(puts), c.puts, puts)
+		}
+	}
+}
+
+// searchConsoleSite publishes the lastmod example once, and returns Search
+// Console on 127.0.0.1 and a submit of the set to a property of it, with
+// Search Console alone.
+func searchConsoleSite(t *testing.T) (*googletest.Servers, func(property string) genResult) {
 	work := t.TempDir()
 	copyTree(t, "../../examples/lastmod", work)
 	cfg := filepath.Join(work, "sitemapkit.toml")
@@ -344,15 +368,171 @@ func TestSubmitNewProperty(t *testing.T) {
 	creds := genWrite(t, work, "key.json", string(googletest.Credentials(g.Key, g.Email)))
 	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
 	genRun(t, "", "generate", "--config", cfg).want(t, 0)
-	for i, c := range []struct {
-		property string
-		puts     int // in all, so far
-	}{{"https://www.example.com/", 1}, {"https://www.example.com/", 1}, {"sc-domain:example.com", 2}, {"sc-domain:example.com", 2}} {
-		genRun(t, "", "submit", "--config", cfg, "--robots", "none", "--indexnow", "off",
-			"--search-console-property", c.property, "--google-credentials", creds,
-			"--search-console-endpoint", g.API.URL+"/webmasters/v3/", "--google-token-url", g.Token.URL+"/token").want(t, 0)
-		if puts := g.Puts(); len(puts) != c.puts {
-			t.Errorf("run %d, property %s: %d PUTs in all, want %d: %v", i+1, c.property, len(puts), c.puts, puts)
+	return g, func(property string) genResult {
+		return genRun(t, "", "submit", "--config", cfg, "--robots", "none", "--indexnow", "off",
+			"--search-console-property", property, "--google-credentials", creds,
+			"--search-console-endpoint", g.API.URL+"/webmasters/v3/", "--google-token-url", g.Token.URL+"/token")
+	}
+}
+
+// TestSubmitPendingNotRepeated: a hub's publish or a Search Console
+// submit that is still pending when the feed or the index changes again
+// is not queued a second time: both requests name the file, not its
+// version, so the next run would send the same request twice, one right
+// after the other.
+func TestSubmitPendingNotRepeated(t *testing.T) {
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg := filepath.Join(work, "sitemapkit.toml")
+	n := newNotifyServers(t)
+	g := googletest.New(t)
+	creds := genWrite(t, work, "key.json", string(googletest.Credentials(g.Key, g.Email)))
+	var mu sync.Mutex
+	hubStatus, publishes := http.StatusBadRequest, 0
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		publishes++
+		w.WriteHeader(hubStatus)
+	}))
+	defer hub.Close()
+	flags := []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", n.in.URL + "/indexnow", "--websub-hub", hub.URL,
+		"--search-console-property", "sc-domain:example.com", "--google-credentials", creds,
+		"--search-console-endpoint", g.API.URL + "/webmasters/v3/", "--google-token-url", g.Token.URL + "/token"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	g.Status = http.StatusBadRequest // refused, not retried: left pending
+	genRun(t, "", flags...).want(t, exitInputErrors)
+	for i, page := range []string{"post-05.html", "post-06.html"} {
+		genWrite(t, filepath.Join(work, "site", "blog"), page, "<main>rewritten "+page+"</main>")
+		t.Setenv("SOURCE_DATE_EPOCH", strconv.Itoa(1768550400+86400*i))
+		genRun(t, "", "generate", "--config", cfg).want(t, 0)
+		genRun(t, "", flags...).want(t, exitInputErrors)
+	}
+	mu.Lock()
+	hubStatus, publishes = http.StatusNoContent, 0
+	mu.Unlock()
+	g.Status = http.StatusNoContent
+	before := len(g.Puts())
+	r := genRun(t, "", flags...)
+	r.want(t, 0)
+	mu.Lock()
+	defer mu.Unlock()
+	if puts := g.Puts()[before:]; publishes != 1 || len(puts) != 1 {
+		t.Errorf("once accepted, the hub was sent %d publishes and Search Console %d PUTs, want 1 each: %v\n%s", publishes, len(puts), puts, r.stdout)
+	}
+}
+
+// TestSubmitHidesPasswords: a hub or an IndexNow endpoint given with its
+// credentials in the URL (https://user:password@hub.example/) is sent them,
+// and they appear neither in the dry run's requests nor in the reasons a
+// notification is pending.
+func TestSubmitHidesPasswords(t *testing.T) {
+	work := t.TempDir()
+	copyTree(t, "../../examples/lastmod", work)
+	cfg := filepath.Join(work, "sitemapkit.toml")
+	const password = "s3cret-pass"
+	var mu sync.Mutex
+	var auth []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user, pass, _ := r.BasicAuth()
+		mu.Lock()
+		auth = append(auth, user+":"+pass)
+		mu.Unlock()
+		http.Error(w, "no", http.StatusBadRequest)
+	}))
+	defer ts.Close()
+	withPassword := strings.Replace(ts.URL, "://", "://site:"+password+"@", 1)
+	flags := []string{"submit", "--config", cfg, "--robots", "none", "--indexnow-endpoint", withPassword + "/indexnow", "--websub-hub", withPassword + "/hub"}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	genRun(t, "", flags...).want(t, 0)
+	genWrite(t, filepath.Join(work, "site", "blog"), "post-05.html", "<main>rewritten</main>")
+	t.Setenv("SOURCE_DATE_EPOCH", "1768550400")
+	genRun(t, "", "generate", "--config", cfg).want(t, 0)
+	dry := genRun(t, "", append(flags, "--dry-run")...)
+	dry.want(t, 0)
+	r := genRun(t, "", flags...)
+	r.want(t, exitInputErrors)
+	for name, out := range map[string]string{"--dry-run": dry.stdout + dry.stderr, "submit": r.stdout + r.stderr} {
+		if strings.Contains(out, password) || !strings.Contains(out, "/hub") {
+			t.Errorf("%s shows the password, or not the hub:\n%s", name, out)
 		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(auth) != 2 || auth[0] != "site:"+password || auth[1] != auth[0] {
+		t.Errorf("the servers were sent %v, want the credentials twice", auth)
+	}
+}
+
+// TestSubmitPropertyMismatch: a Search Console property that does not
+// hold the sitemap (another host, another scheme, another domain, a folder
+// it is not in) is a usage error before anything is sent: Search Console
+// refuses such a sitemap every time, so it stayed pending on every run.
+// The properties that hold it are sent it.
+func TestSubmitPropertyMismatch(t *testing.T) {
+	g, submitTo := searchConsoleSite(t)
+	puts := 0
+	for _, c := range []struct {
+		property string
+		ok       bool
+	}{
+		{"https://shop.example.com/", false},
+		{"http://www.example.com/", false},
+		{"https://www.example.com/blog/", false},
+		{"sc-domain:example.org", false},
+		{"sc-domain:ample.com", false},
+		{"https://WWW.example.com/", true},
+		{"sc-domain:Example.com", true},
+		{"sc-domain:www.example.com", true},
+	} {
+		r := submitTo(c.property)
+		if c.ok {
+			r.want(t, 0)
+			puts++
+		} else {
+			r.want(t, exitUsage)
+			if !strings.Contains(r.stderr, "does not contain the sitemap "+genBase+"sitemap.xml") {
+				t.Errorf("%s: %s", c.property, r.stderr)
+			}
+		}
+		if got := g.Puts(); len(got) != puts {
+			t.Errorf("after %s: %d PUTs in all, want %d: %v", c.property, len(got), puts, got)
+		}
+	}
+}
+
+// TestSubmitURLOncePerRun: a page changed in two runs whose IndexNow
+// notifications were both left pending is sent once when they go out
+// together: IndexNow asks for a URL not to be sent again within minutes.
+// The other URLs of each still go.
+func TestSubmitURLOncePerRun(t *testing.T) {
+	work, cfg, n, flags := indexNowSite(t)
+	n.status = http.StatusUnprocessableEntity // refused, not retried: left pending
+	blog := filepath.Join(work, "site", "blog")
+	for i, pages := range [][]string{{"post-05.html"}, {"post-05.html", "post-06.html"}, {"post-05.html"}} {
+		for _, p := range pages {
+			genWrite(t, blog, p, "<main>rewritten "+p+" in run "+strconv.Itoa(i)+"</main>")
+		}
+		t.Setenv("SOURCE_DATE_EPOCH", strconv.Itoa(1768550400+86400*i))
+		genRun(t, "", "generate", "--config", cfg).want(t, 0)
+		genRun(t, "", flags...).want(t, exitInputErrors)
+	}
+	n.take()
+	n.status = http.StatusOK
+	r := genRun(t, "", flags...)
+	r.want(t, 0)
+	urls, _ := n.take()
+	slices.Sort(urls)
+	if want := []string{genBase + "blog/post-05.html", genBase + "blog/post-06.html"}; !slices.Equal(urls, want) {
+		t.Errorf("IndexNow got %v, want each changed URL once: %v\n%s", urls, want, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "IndexNow: 2 URLs sent.") {
+		t.Errorf("the summary does not count each URL once:\n%s", r.stdout)
+	}
+	genRun(t, "", flags...).want(t, 0)
+	if urls, _ := n.take(); len(urls) != 0 {
+		t.Errorf("the next submit sent %v again", urls)
 	}
 }
