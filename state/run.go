@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -29,6 +30,11 @@ type Options struct {
 	// written as it is, and the state only keeps the files stable and
 	// records the changes.
 	Content bool
+	// Site is the set's base URL, kept in the state by its first run. A
+	// run of another base is refused (ErrOtherSite): it would take every
+	// URL the state knows for removed, and date every one of its own by
+	// the run, as new pages of a site the state knows. "" checks nothing.
+	Site string
 }
 
 // Counts are what a run found, URL by URL.
@@ -99,6 +105,30 @@ func (s *Store) Begin(ctx context.Context, o Options) (*Run, error) {
 	return r, nil
 }
 
+// site checks that the state is Options.Site's, and records the site in
+// a state that has none yet (its first run, or one made by an older
+// sitemapkit), with the run.
+func (r *Run) site(ctx context.Context) error {
+	if r.o.Site == "" {
+		return nil
+	}
+	var site string
+	err := r.tx.QueryRowContext(ctx, `SELECT v FROM settings WHERE k = 'site'`).Scan(&site)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if _, err := r.tx.ExecContext(ctx, `INSERT INTO settings(k, v) VALUES('site', ?)`, r.o.Site); err != nil {
+			return r.s.fail("settings", err)
+		}
+		return nil
+	case err != nil:
+		return r.s.fail("settings", err)
+	case site != r.o.Site:
+		return &Error{Path: r.s.path, Err: fmt.Errorf("%w: made for %s, not %s", ErrOtherSite, site, r.o.Site),
+			Fix: "give each set a state of its own (--state), or move this one aside to start a new state for " + r.o.Site}
+	}
+	return nil
+}
+
 func (r *Run) begin(ctx context.Context) error {
 	s, tx := r.s, r.tx
 	// The write lock, at once: a second run fails now, not at its end.
@@ -112,6 +142,9 @@ func (r *Run) begin(ctx context.Context) error {
 	}
 	if r.prev > 0 && published.Int64 == 0 {
 		r.Recovered = r.prev
+	}
+	if err := r.site(ctx); err != nil {
+		return err
 	}
 	r.now = timeLastmod(r.o.Now)
 	res, err := tx.ExecContext(ctx, `INSERT INTO runs(at, added, changed, removed, unchanged, failed, published) VALUES(?, 0, 0, 0, 0, 0, 0)`, r.now.String())

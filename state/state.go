@@ -118,6 +118,8 @@ var (
 	ErrNewer = errors.New("written by a newer sitemapkit")
 	// ErrDamaged: the file is not a sitemapkit state, or is damaged.
 	ErrDamaged = errors.New("not a sitemapkit state file, or damaged")
+	// ErrOtherSite: the state is another set's (Options.Site).
+	ErrOtherSite = errors.New("the state of another site")
 )
 
 // Error is an error about the state file at Path, saying what to do.

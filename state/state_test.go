@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -650,5 +651,46 @@ func TestOddPath(t *testing.T) {
 	want := slices.Sorted(slices.Values(names))
 	if !slices.Equal(got, want) {
 		t.Errorf("folder of the states holds %q, want %q alone", got, want)
+	}
+}
+
+// TestOtherSite: a state is its set's. A run of another base took every
+// URL the state knew for removed, and dated each of its own by the run
+// as a new page of a site the state knew; it is refused, naming both, and
+// the state is left as it was for its own site.
+func TestOtherSite(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	dir := t.TempDir()
+	t1 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	run(t, path, dir, Options{Now: t1, Content: true, Site: "https://www.example.com/"}, pages(3))
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.Begin(ctx, Options{Now: t1.Add(time.Hour), Content: true, Site: "https://shop.example.org/"})
+	var se *Error
+	if !errors.Is(err, ErrOtherSite) || !errors.As(err, &se) || !strings.Contains(err.Error(), "https://www.example.com/") || se.Fix == "" {
+		t.Fatalf("a run of another site: %v, want an *Error wrapping ErrOtherSite naming the state's site", err)
+	}
+	s.Close()
+	// Its own site's runs go on, the state as it was.
+	if _, n, _ := run(t, path, dir, Options{Now: t1.Add(2 * time.Hour), Content: true, Site: "https://www.example.com/"}, pages(3)); n != (Counts{Unchanged: 3}) {
+		t.Errorf("the site's next run: %+v, want 3 unchanged", n)
+	}
+	// A state without a site (made before sitemapkit kept one) takes the
+	// first run's.
+	path2 := filepath.Join(t.TempDir(), "state.db")
+	run(t, path2, t.TempDir(), Options{Now: t1, Content: true}, pages(2))
+	dir2 := t.TempDir()
+	run(t, path2, dir2, Options{Now: t1, Content: true, Site: "https://a.example/"}, pages(2))
+	s2, err := Open(ctx, path2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if _, err := s2.Begin(ctx, Options{Now: t1, Content: true, Site: "https://b.example/"}); !errors.Is(err, ErrOtherSite) {
+		t.Errorf("a run of another site after the state took one: %v, want ErrOtherSite", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sitemapkit/sitemapkit/config"
@@ -70,12 +71,25 @@ func openTracker(ctx context.Context, cfg *config.Config, dryRun bool, now time.
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.Begin(ctx, state.Options{Now: now, Content: cfg.Lastmod == "content"})
+	r, err := s.Begin(ctx, state.Options{Now: now, Content: cfg.Lastmod == "content", Site: siteOf(cfg.Base)})
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
 	return &tracker{store: s, run: r}, nil
+}
+
+// siteOf is the base URL as the state keeps it: normalised, and a
+// folder's, so that "https://Example.com" and "https://example.com/" are
+// one site.
+func siteOf(base string) string {
+	if n, err := loc.Normalize(base); err == nil {
+		base = n
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return base
 }
 
 func (t *tracker) close() {

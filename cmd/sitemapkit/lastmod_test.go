@@ -299,6 +299,26 @@ func TestStateErrors(t *testing.T) {
 	if !strings.Contains(r.stderr, "inside out") {
 		t.Errorf("--state inside --out: %s", r.stderr)
 	}
+	// A state is its site's: the same site spelled otherwise is one, and
+	// another site is refused, the published set left as it was.
+	st := filepath.Join(work, "site.db")
+	genRun(t, "", "generate", "--base", genBase, "--out", out, "--dir", site, "--state", st).want(t, exitOK)
+	genRun(t, "", "generate", "--base", strings.ToUpper(strings.TrimSuffix(genBase, "/")), "--out", out, "--dir", site, "--state", st).want(t, exitOK)
+	before, err := os.ReadFile(filepath.Join(out, "sitemap.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = genRun(t, "", "generate", "--base", "https://shop.example.org/", "--out", filepath.Join(work, "shop"), "--dir", site, "--state", st)
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "another site") || !strings.Contains(r.stderr, genBase) || !strings.Contains(r.stderr, "state of its own") {
+		t.Errorf("a state of another site: %s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(work, "shop")); err == nil {
+		t.Error("a refused run created its --out")
+	}
+	if after, err := os.ReadFile(filepath.Join(out, "sitemap.xml")); err != nil || string(after) != string(before) {
+		t.Errorf("the site's published set changed (%v)", err)
+	}
 	t.Setenv("SOURCE_DATE_EPOCH", "yesterday")
 	r = genRun(t, "", "generate", "--base", genBase, "--out", out, "--dir", site, "--state", filepath.Join(work, "s.db"))
 	r.want(t, exitUsage)
