@@ -259,12 +259,14 @@ type Group struct {
 // Source is one source of URLs. Type says which keys apply; a key of
 // another type is an error.
 type Source struct {
-	// Type is one of "files", "dir", "sql", "log" and "sitemap" (required).
+	// Type is one of "files", "dir", "sql", "log", "sitemap" and "crawl"
+	// (required).
 	Type string `toml:"type"`
 
-	// Paths (files, log, sitemap; required) are the files to read. A
-	// sitemap source also takes URLs (and robots.txt files or URLs, whose
-	// Sitemap: lines it follows). Gzipped files are read as such.
+	// Paths (files, log, sitemap, crawl; required) are the files to read,
+	// or a crawl's start URLs. A sitemap source also takes URLs (and
+	// robots.txt files or URLs, whose Sitemap: lines it follows). Gzipped
+	// files are read as such.
 	Paths []string `toml:"paths"`
 	// Format (files) is "auto" (default: from each file's extension:
 	// .txt, .csv, .jsonl, optionally followed by .gz), "txt", "csv" or
@@ -280,10 +282,10 @@ type Source struct {
 	// StripHTML (dir) lists about.html as /about instead of /about.html.
 	// Default false. index.html is always listed as its folder.
 	StripHTML bool `toml:"strip_html"`
-	// IncludeFiles (dir) are globs, relative to path, of files other than
-	// HTML pages to list too, e.g. "**/*.pdf" ("**" is any number of
-	// folders; a glob without it is anchored at path). Default: HTML pages
-	// only.
+	// IncludeFiles (dir, crawl) are globs of files other than HTML pages
+	// to list too, e.g. "**/*.pdf": in a dir source relative to path ("**"
+	// is any number of folders; a glob without it is anchored at path), in
+	// a crawl source path patterns as include's. Default: HTML pages only.
 	IncludeFiles []string `toml:"include_files"`
 	// ExcludeFiles (dir) are globs, relative to path, of files and folders
 	// to leave out, e.g. "drafts/**".
@@ -322,8 +324,9 @@ type Source struct {
 	// Hosts (crawl) are more hosts whose pages are crawled, besides the
 	// scope of the start URLs in paths (their scheme, host and folder).
 	Hosts []string `toml:"hosts"`
-	// Concurrency (crawl) is how many pages are fetched at once. Default
-	// 8.
+	// Concurrency (crawl) is how many pages are fetched at once from one
+	// host, 1 to 256 (and as many from each of hosts, 256 in all at most).
+	// Default 8.
 	Concurrency int `toml:"concurrency"`
 	// Rate (crawl) is the most requests a second to one host; 0: no
 	// limit. Default 5.
@@ -331,7 +334,7 @@ type Source struct {
 	// MaxPages (crawl) is the most pages fetched. Default 100000.
 	MaxPages int `toml:"max_pages"`
 	// MaxDepth (crawl) is how many links from a start a page may be.
-	// Default 32.
+	// Default 100.
 	MaxDepth int `toml:"max_depth"`
 	// Budget (crawl) bounds the crawl's time, as a Go duration ("90m");
 	// past it the crawl stops, resumable. Default "1h".
