@@ -122,11 +122,31 @@ func (r *Run) site(ctx context.Context) error {
 		return nil
 	case err != nil:
 		return r.s.fail("settings", err)
-	case site != r.o.Site:
-		return &Error{Path: r.s.path, Err: fmt.Errorf("%w: made for %s, not %s", ErrOtherSite, site, r.o.Site),
-			Fix: "give each set a state of its own (--state), or move this one aside to start a new state for " + r.o.Site}
 	}
-	return nil
+	return r.s.siteError(site, r.o.Site)
+}
+
+// siteError is the error of a state made for the site have, used for
+// want; nil when they are one, or either is unknown.
+func (s *Store) siteError(have, want string) error {
+	if have == "" || want == "" || have == want {
+		return nil
+	}
+	return &Error{Path: s.path, Err: fmt.Errorf("%w: made for %s, not %s", ErrOtherSite, have, want),
+		Fix: "give each set a state of its own (--state), or move this one aside to start a new state for " + want}
+}
+
+// CheckSite returns an *Error wrapping ErrOtherSite when the state was
+// made for another site than site (see Options.Site), for a caller that
+// reads the state without a run: submit, which would send one site's
+// changes, and name its sitemap, as another's.
+func (s *Store) CheckSite(ctx context.Context, site string) error {
+	var have string
+	err := s.conn.QueryRowContext(ctx, `SELECT v FROM settings WHERE k = 'site'`).Scan(&have)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return s.fail("settings", err)
+	}
+	return s.siteError(have, site)
 }
 
 func (r *Run) begin(ctx context.Context) error {

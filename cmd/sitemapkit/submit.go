@@ -172,6 +172,9 @@ func runSubmit(ctx context.Context, a *app, cfg *config.Config, sf *submitFlags,
 		return stateError(err)
 	}
 	defer store.Close()
+	if err := store.CheckSite(ctx, siteOf(bo.Base)); err != nil {
+		return stateError(err)
+	}
 	ob, err := store.Outbox(ctx)
 	if err != nil {
 		return stateError(err)

@@ -240,6 +240,18 @@ func TestSubmitUsage(t *testing.T) {
 	if !strings.Contains(r.stderr, "--submit needs --state") {
 		t.Errorf("--submit without --state: %s", r.stderr)
 	}
+	// A state is its site's: submit of another base would put that
+	// site's sitemap in this one's robots.txt and send this one's
+	// changes as its own.
+	robots := genWrite(t, out, "robots.txt", "User-agent: *\nDisallow:\n")
+	r = genRun(t, "", "submit", "--base", "https://www2.example.com/", "--out", out, "--state", st, "--indexnow", "off")
+	r.want(t, exitUsage)
+	if !strings.Contains(r.stderr, "another site") || !strings.Contains(r.stderr, genBase) {
+		t.Errorf("submit with another site's state: %s", r.stderr)
+	}
+	if b, err := os.ReadFile(robots); err != nil || string(b) != "User-agent: *\nDisallow:\n" {
+		t.Errorf("robots.txt after a refused submit: %q, %v", b, err)
+	}
 }
 
 // TestSubmitTooManyRequests: an IndexNow endpoint that still answers 429
