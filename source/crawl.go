@@ -227,10 +227,11 @@ type CrawlStats struct {
 // sitemap: reached by links from the starts, inside the scope, allowed by
 // robots.txt, answering 200 with HTML (or a file Files names), indexable
 // (no noindex in a robots or googlebot meta, nor in X-Robots-Tag) and
-// canonical (a page whose canonical names another URL is left out, and
-// that URL followed). Redirects are followed, each hop judged by scope and
-// robots.txt, and only their target listed. Each page's hreflang
-// alternates and images come with it, read as a static folder's pages are.
+// canonical (a page whose canonical, in its head or its Link header,
+// names another URL is left out, and that URL followed). Redirects are
+// followed, each hop judged by scope and robots.txt, and only their target
+// listed. Each page's hreflang alternates (head or Link header) and images
+// come with it, read as a static folder's pages are.
 // Pages come in the order they are fetched.
 //
 // Close stops the crawl; it must be called when done with it.
@@ -579,10 +580,18 @@ func (c *Crawl) visit(it crawlItem) bool {
 		head, _ := br.Peek(512)
 		ct, body = http.DetectContentType(head), br
 	}
+	pageURL, _ := url.Parse(it.url)
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt != "text/html" && mt != "application/xhtml+xml" {
 		if c.isFile(it.url) {
-			c.list(e, sitemap.URL{Loc: it.url})
+			// A file says its canonical and alternates in its Link
+			// header, where Google reads them.
+			var h pageHead
+			addHeaderLinks(&h, resp.Header, pageURL)
+			for _, a := range h.alternates {
+				c.enqueue(a.Href, &it, true)
+			}
+			c.decide(it, e, crawlResult{u: sitemap.URL{Loc: it.url, Alternates: h.alternates}}, h)
 			return true
 		}
 		e.Reason, e.Detail = "not-html", mt
@@ -592,7 +601,6 @@ func (c *Crawl) visit(it crawlItem) bool {
 	if r, err := charset.NewReader(body, ct); err == nil {
 		body = r
 	}
-	pageURL, _ := url.Parse(it.url)
 	var res crawlResult
 	if c.o.Fingerprint != nil {
 		// Read once, for both passes.
@@ -649,6 +657,9 @@ func (c *Crawl) visit(it crawlItem) bool {
 			}
 		}
 	}
+	// The answer's Link header says a canonical and alternates as the
+	// head does (after a rendering too: the header is the answer's).
+	addHeaderLinks(&h, resp.Header, pageURL)
 	for _, l := range h.links {
 		if l.nofollow && c.o.SkipNofollow {
 			continue
@@ -658,8 +669,16 @@ func (c *Crawl) visit(it crawlItem) bool {
 	for _, a := range h.alternates {
 		c.enqueue(a.Href, &it, true)
 	}
-	canonical := crawlURL(h.canonical)
 	res.u = sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images}
+	c.decide(it, e, res, h)
+	return true
+}
+
+// decide lists the page of it, fetched (res), or leaves it out for what
+// h, its head and Link header, say: noindex, or a canonical naming
+// another URL, whose fate it then awaits.
+func (c *Crawl) decide(it crawlItem, e CrawlEntry, res crawlResult, h pageHead) {
+	canonical := crawlURL(h.canonical)
 	switch {
 	case h.noindex:
 		e.Reason, e.Detail = "noindex", "meta robots"
@@ -671,7 +690,6 @@ func (c *Crawl) visit(it crawlItem) bool {
 	default:
 		c.listResult(e, res)
 	}
-	return true
 }
 
 // timedBody is a response's body that sets its entry's Time as it is
@@ -1081,9 +1099,6 @@ func noindexHeader(h http.Header) bool {
 var robotsValueRules = map[string]bool{
 	"max-snippet": true, "max-image-preview": true, "max-video-preview": true, "unavailable_after": true,
 }
-
-// list returns u, a page found to belong in the sitemap.
-func (c *Crawl) list(e CrawlEntry, u sitemap.URL) { c.listResult(e, crawlResult{u: u}) }
 
 // listResult returns r, a page found to belong in the sitemap.
 func (c *Crawl) listResult(e CrawlEntry, r crawlResult) {
