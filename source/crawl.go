@@ -540,6 +540,30 @@ func (c *Crawl) visit(it crawlItem) bool {
 	}
 	start := time.Now()
 	resp, err := c.get(it.url)
+	for hop := 0; err == nil && hop < MaxCrawlHops; hop++ {
+		// A redirect to this very page as the crawl knows it (its
+		// parameters in another order, a session ID added: a URL the
+		// crawl has met, so never queued again) is followed at once:
+		// the page is at its end, listed as the target spells it.
+		raw, same := c.sameRedirect(it.url, resp)
+		if !same {
+			break
+		}
+		if ok, _ := c.f.Allowed(c.ctx, raw, c.o.Fetch.UserAgent); !ok {
+			break
+		}
+		resp.Body.Close()
+		c.mu.Lock()
+		c.stats.Fetched++
+		c.mu.Unlock()
+		if err = c.wait(c.ctx, raw); err != nil {
+			return false // the crawl ended
+		}
+		target := crawlURL(raw)
+		c.respell(it.url, target)
+		it.url, e.URL = target, target
+		resp, err = c.get(raw)
+	}
 	if err != nil {
 		e.Time = time.Since(start)
 		return c.failed(e, err)
@@ -689,6 +713,51 @@ func (c *Crawl) decide(it crawlItem, e CrawlEntry, res crawlResult, h pageHead) 
 		c.await(canonical, waiter{it: it, e: e, r: res})
 	default:
 		c.listResult(e, res)
+	}
+}
+
+// sameRedirect reports whether resp, an answer for the page the crawl
+// knows as page, redirects to that page again (the same crawlKey,
+// spelled otherwise: another order of parameters, a session ID, a
+// fragment), and returns the URL to fetch, the Location resolved, its
+// session ID kept (the server wants it), its fragment dropped.
+func (c *Crawl) sameRedirect(page string, resp *fetch.Response) (raw string, same bool) {
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode < 300 || resp.StatusCode >= 400 || loc == "" {
+		return "", false
+	}
+	base, err := url.Parse(resp.URL)
+	if err != nil || resp.URL == "" {
+		base, err = url.Parse(page)
+	}
+	if err != nil {
+		return "", false
+	}
+	abs, ok := resolve(base, loc)
+	if !ok {
+		return "", false
+	}
+	abs, _, _ = strings.Cut(abs, "#")
+	from := resp.URL
+	if from == "" {
+		from = page
+	}
+	if abs == from || crawlKey(crawlURL(abs)) != crawlKey(page) {
+		return "", false
+	}
+	return abs, true
+}
+
+// respell renames the page in flight known as old, whose redirect gave it
+// the spelling now: a checkpoint finds it recorded under its new name.
+func (c *Crawl) respell(old, now string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for it, pending := range c.inflight {
+		if pending && it.url == old {
+			it.url = now
+			return
+		}
 	}
 }
 

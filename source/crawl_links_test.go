@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sitemapkit/sitemapkit/source"
@@ -63,5 +64,57 @@ func TestCrawlLinkHeader(t *testing.T) {
 	}
 	if want := []string{"fr https://fr.example/c?x=1,2", "de /de/c"}; !slices.Equal(alternates["/c"], want) {
 		t.Errorf("alternates of /c: %q, want %q", alternates["/c"], want)
+	}
+}
+
+// TestCrawlRedirectToItself: a redirect to the page as the crawl knows it,
+// spelled otherwise (its parameters in another order; a session ID added,
+// as a Java server does for a client without cookies), led to a URL the
+// crawl had met, never fetched: the page was lost. It is followed, and the
+// page listed, as the redirect spells it (without the session ID). A
+// redirect that adds a new session ID each time ends, unlisted.
+func TestCrawlRedirectToItself(t *testing.T) {
+	const sid = "jsessionid=0123456789ABCDEF0123456789ABCDEF"
+	var mu sync.Mutex
+	loops := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.RequestURI() {
+		case "/robots.txt":
+			http.NotFound(w, r)
+		case "/":
+			fmt.Fprint(w, `<a href="/p?b=1&a=2">p</a> <a href="/s">s</a> <a href="/loop">loop</a>`)
+		case "/p?b=1&a=2":
+			http.Redirect(w, r, "/p?a=2&b=1", http.StatusMovedPermanently)
+		case "/p?a=2&b=1", "/s;" + sid:
+			fmt.Fprint(w, `<p>the page</p>`)
+		case "/s":
+			http.Redirect(w, r, "/s;"+sid, http.StatusFound)
+		default:
+			if r.URL.Path == "/loop" || strings.HasPrefix(r.URL.Path, "/loop;") {
+				mu.Lock()
+				loops++
+				n := loops
+				mu.Unlock()
+				http.Redirect(w, r, fmt.Sprintf("/loop;jsessionid=%032d", n), http.StatusFound)
+				return
+			}
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	_, urls := crawlAll(t, source.CrawlOptions{Starts: []string{srv.URL + "/"}, Rate: -1})
+	var got []string
+	for _, u := range urls {
+		got = append(got, strings.TrimPrefix(u.Loc, srv.URL))
+	}
+	slices.Sort(got)
+	if want := []string{"/", "/p?a=2&b=1", "/s"}; !slices.Equal(got, want) {
+		t.Errorf("listed %q, want %q", got, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if loops > source.MaxCrawlHops+1 {
+		t.Errorf("a redirect to itself with a new session ID each time was followed %d times", loops)
 	}
 }
