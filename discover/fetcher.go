@@ -117,7 +117,9 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsEntry {
 		}
 		defer resp.Body.Close()
 		switch {
-		case resp.StatusCode >= 500:
+		case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
+			// A 429 asks for fewer requests; it does not say there
+			// are no rules: Google takes it for a 5xx.
 			e.r, e.why = robots.DisallowAll(), fmt.Sprintf("robots.txt answered %s: crawlers assume everything is disallowed", resp.Status)
 		case resp.StatusCode >= 300: // 4xx is "unavailable": everything allowed
 			e.r = robots.AllowAll()

@@ -227,10 +227,11 @@ type CrawlStats struct {
 // sitemap: reached by links from the starts, inside the scope, allowed by
 // robots.txt, answering 200 with HTML (or a file Files names), indexable
 // (no noindex in a robots or googlebot meta, nor in X-Robots-Tag) and
-// canonical (a page whose canonical names another URL is left out, and
-// that URL followed). Redirects are followed, each hop judged by scope and
-// robots.txt, and only their target listed. Each page's hreflang
-// alternates and images come with it, read as a static folder's pages are.
+// canonical (a page whose canonical, in its head or its Link header,
+// names another URL is left out, and that URL followed). Redirects are
+// followed, each hop judged by scope and robots.txt, and only their target
+// listed. Each page's hreflang alternates (head or Link header) and images
+// come with it, read as a static folder's pages are.
 // Pages come in the order they are fetched.
 //
 // Close stops the crawl; it must be called when done with it.
@@ -539,6 +540,30 @@ func (c *Crawl) visit(it crawlItem) bool {
 	}
 	start := time.Now()
 	resp, err := c.get(it.url)
+	for hop := 0; err == nil && hop < MaxCrawlHops; hop++ {
+		// A redirect to this very page as the crawl knows it (its
+		// parameters in another order, a session ID added: a URL the
+		// crawl has met, so never queued again) is followed at once:
+		// the page is at its end, listed as the target spells it.
+		raw, same := c.sameRedirect(it.url, resp)
+		if !same {
+			break
+		}
+		if ok, _ := c.f.Allowed(c.ctx, raw, c.o.Fetch.UserAgent); !ok {
+			break
+		}
+		resp.Body.Close()
+		c.mu.Lock()
+		c.stats.Fetched++
+		c.mu.Unlock()
+		if err = c.wait(c.ctx, raw); err != nil {
+			return false // the crawl ended
+		}
+		target := crawlURL(raw)
+		c.respell(it.url, target)
+		it.url, e.URL = target, target
+		resp, err = c.get(raw)
+	}
 	if err != nil {
 		e.Time = time.Since(start)
 		return c.failed(e, err)
@@ -579,10 +604,18 @@ func (c *Crawl) visit(it crawlItem) bool {
 		head, _ := br.Peek(512)
 		ct, body = http.DetectContentType(head), br
 	}
+	pageURL, _ := url.Parse(it.url)
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt != "text/html" && mt != "application/xhtml+xml" {
 		if c.isFile(it.url) {
-			c.list(e, sitemap.URL{Loc: it.url})
+			// A file says its canonical and alternates in its Link
+			// header, where Google reads them.
+			var h pageHead
+			addHeaderLinks(&h, resp.Header, pageURL)
+			for _, a := range h.alternates {
+				c.enqueue(a.Href, &it, true)
+			}
+			c.decide(it, e, crawlResult{u: sitemap.URL{Loc: it.url, Alternates: h.alternates}}, h)
 			return true
 		}
 		e.Reason, e.Detail = "not-html", mt
@@ -592,7 +625,6 @@ func (c *Crawl) visit(it crawlItem) bool {
 	if r, err := charset.NewReader(body, ct); err == nil {
 		body = r
 	}
-	pageURL, _ := url.Parse(it.url)
 	var res crawlResult
 	if c.o.Fingerprint != nil {
 		// Read once, for both passes.
@@ -649,6 +681,9 @@ func (c *Crawl) visit(it crawlItem) bool {
 			}
 		}
 	}
+	// The answer's Link header says a canonical and alternates as the
+	// head does (after a rendering too: the header is the answer's).
+	addHeaderLinks(&h, resp.Header, pageURL)
 	for _, l := range h.links {
 		if l.nofollow && c.o.SkipNofollow {
 			continue
@@ -658,8 +693,16 @@ func (c *Crawl) visit(it crawlItem) bool {
 	for _, a := range h.alternates {
 		c.enqueue(a.Href, &it, true)
 	}
-	canonical := crawlURL(h.canonical)
 	res.u = sitemap.URL{Loc: it.url, Alternates: h.alternates, Images: h.images}
+	c.decide(it, e, res, h)
+	return true
+}
+
+// decide lists the page of it, fetched (res), or leaves it out for what
+// h, its head and Link header, say: noindex, or a canonical naming
+// another URL, whose fate it then awaits.
+func (c *Crawl) decide(it crawlItem, e CrawlEntry, res crawlResult, h pageHead) {
+	canonical := crawlURL(h.canonical)
 	switch {
 	case h.noindex:
 		e.Reason, e.Detail = "noindex", "meta robots"
@@ -671,7 +714,51 @@ func (c *Crawl) visit(it crawlItem) bool {
 	default:
 		c.listResult(e, res)
 	}
-	return true
+}
+
+// sameRedirect reports whether resp, an answer for the page the crawl
+// knows as page, redirects to that page again (the same crawlKey,
+// spelled otherwise: another order of parameters, a session ID, a
+// fragment), and returns the URL to fetch, the Location resolved, its
+// session ID kept (the server wants it), its fragment dropped.
+func (c *Crawl) sameRedirect(page string, resp *fetch.Response) (raw string, same bool) {
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode < 300 || resp.StatusCode >= 400 || loc == "" {
+		return "", false
+	}
+	base, err := url.Parse(resp.URL)
+	if err != nil || resp.URL == "" {
+		base, err = url.Parse(page)
+	}
+	if err != nil {
+		return "", false
+	}
+	abs, ok := resolve(base, loc)
+	if !ok {
+		return "", false
+	}
+	abs, _, _ = strings.Cut(abs, "#")
+	from := resp.URL
+	if from == "" {
+		from = page
+	}
+	if abs == from || crawlKey(crawlURL(abs)) != crawlKey(page) {
+		return "", false
+	}
+	return abs, true
+}
+
+// respell renames the page in flight known as old, whose redirect gave it
+// the spelling now: a checkpoint finds it recorded under its new name.
+func (c *Crawl) respell(old, now string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for it, pending := range c.inflight {
+		if pending && it.url == old {
+			it.url = now
+			return
+		}
+	}
 }
 
 // timedBody is a response's body that sets its entry's Time as it is
@@ -1081,9 +1168,6 @@ func noindexHeader(h http.Header) bool {
 var robotsValueRules = map[string]bool{
 	"max-snippet": true, "max-image-preview": true, "max-video-preview": true, "unavailable_after": true,
 }
-
-// list returns u, a page found to belong in the sitemap.
-func (c *Crawl) list(e CrawlEntry, u sitemap.URL) { c.listResult(e, crawlResult{u: u}) }
 
 // listResult returns r, a page found to belong in the sitemap.
 func (c *Crawl) listResult(e CrawlEntry, r crawlResult) {

@@ -24,6 +24,10 @@ type pageHead struct {
 	// normalised; "" when there is none, or when several disagree (Google
 	// then ignores them all).
 	canonical string
+	// canonicalsDisagree: several canonicals named different URLs, and
+	// canonical is "" for it (a canonical in a Link header then adds
+	// nothing).
+	canonicalsDisagree bool
 	// alternates are the hreflang alternates, maxCellItems at most.
 	alternates []sitemap.Alternate
 	images     []sitemap.Image
@@ -93,10 +97,7 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 			if err := z.Err(); err != io.EOF {
 				return h, err
 			}
-			if canonicals > 1 {
-				h.canonical = ""
-			}
-			return h, nil
+			return h.done(canonicals), nil
 		case html.EndTagToken:
 			if !inHead {
 				continue
@@ -227,7 +228,7 @@ func parseHead(r io.Reader, pageURL *url.URL, want headWant) (pageHead, error) {
 // done ends the head: canonicals that disagree cancel each other out.
 func (h pageHead) done(canonicals int) pageHead {
 	if canonicals > 1 {
-		h.canonical = ""
+		h.canonical, h.canonicalsDisagree = "", true
 	}
 	return h
 }

@@ -44,7 +44,9 @@ func TestParseHead(t *testing.T) {
 				{Loc: "https://cdn.example.net/%C3%BC.webp"},
 			},
 		}},
-		{"noindex.html", pageHead{noindex: true, images: []sitemap.Image{{Loc: "https://www.example.com/dir/x.png"}}}},
+		// Two canonicals that disagree: neither counts, and a third, in
+		// the Link header, would not either.
+		{"noindex.html", pageHead{noindex: true, canonicalsDisagree: true, images: []sitemap.Image{{Loc: "https://www.example.com/dir/x.png"}}}},
 		{"nohead.html", pageHead{noindex: true,
 			alternates: []sitemap.Alternate{{Hreflang: "fr", Href: "https://www.example.com/dir/fr/"}},
 			images:     []sitemap.Image{{Loc: "https://www.example.com/dir/p.jpg"}}}},

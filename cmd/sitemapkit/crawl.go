@@ -176,9 +176,10 @@ generate --base URL --out DIR pages.jsonl), or use generate --crawl URL.
 
 A page is listed when it answers 200 with HTML (or is a file --crawl-files
 names), is indexable (no noindex in a robots or googlebot meta tag or an
-X-Robots-Tag header) and is canonical (a page whose rel=canonical names
-another URL is left out, and that URL crawled). Its hreflang alternates and
-images come with it.
+X-Robots-Tag header) and is canonical (a page whose rel=canonical, in its
+head or its Link header, names another URL is left out, and that URL
+crawled). Its hreflang alternates (head or Link header) and images come
+with it.
 
 Polite: robots.txt is obeyed for sitemapkit's User-Agent (an unreachable
 one disallows everything), --rate requests a second and --concurrency pages

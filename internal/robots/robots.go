@@ -271,15 +271,11 @@ func (r *Robots) CrawlDelay(userAgent string) time.Duration {
 	var named, star float64
 	found := false
 	for _, g := range r.groups {
-		for _, a := range g.agents {
-			if a == token && token != "" {
-				named, found = max(named, g.delay), true
-				break
-			}
-			if a == "*" {
-				star = max(star, g.delay)
-				break
-			}
+		switch g.names(token) {
+		case byName:
+			named, found = max(named, g.delay), true
+		case byStar:
+			star = max(star, g.delay)
 		}
 	}
 	d := star
@@ -297,22 +293,42 @@ func (r *Robots) rulesFor(token string) []rule {
 	var named, star []rule
 	found := false
 	for _, g := range r.groups {
-		for _, a := range g.agents {
-			if a == token && token != "" {
-				named = append(named, g.rules...)
-				found = true
-				break
-			}
-			if a == "*" {
-				star = append(star, g.rules...)
-				break
-			}
+		switch g.names(token) {
+		case byName:
+			named = append(named, g.rules...)
+			found = true
+		case byStar:
+			star = append(star, g.rules...)
 		}
 	}
 	if found {
 		return named
 	}
 	return star
+}
+
+// How a group names a crawler.
+const (
+	notNamed = iota
+	byStar   // "*" only
+	byName   // its product token, with or without "*"
+)
+
+// names says how g names the crawler of token. Its own name wins over
+// "*" whatever the order of the user-agent lines: a group that names "*"
+// first, then the crawler, is the crawler's, and merged with its other
+// groups.
+func (g *group) names(token string) int {
+	how := notNamed
+	for _, a := range g.agents {
+		if a == token && token != "" {
+			return byName
+		}
+		if a == "*" {
+			how = byStar
+		}
+	}
+	return how
 }
 
 // match reports whether path matches pattern, where * matches any run of

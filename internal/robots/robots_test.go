@@ -346,3 +346,25 @@ func TestSitemapLine(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupNamingStarAndUs: a group whose user-agent lines name both "*"
+// and the crawler is the crawler's group, whatever the order of those
+// lines: its rules are merged with the crawler's other groups. Read "*"
+// first, it was taken for a "*" group only, and its rules (and its
+// Crawl-delay) were dropped once another group named the crawler.
+func TestGroupNamingStarAndUs(t *testing.T) {
+	src := "User-agent: *\nUser-agent: sitemapkit\nDisallow: /private/\nCrawl-delay: 2\n\nUser-agent: sitemapkit\nDisallow: /tmp/\n"
+	r := Parse([]byte(src), nil)
+	if r.Allowed(ua, "/private/x") {
+		t.Error("/private/x allowed: the group naming * and sitemapkit was not sitemapkit's")
+	}
+	if r.Allowed(ua, "/tmp/x") {
+		t.Error("/tmp/x allowed: sitemapkit's own group was not applied")
+	}
+	if !r.Allowed("otherbot", "/tmp/x") || r.Allowed("otherbot", "/private/x") {
+		t.Error("another crawler does not get the * group alone")
+	}
+	if d := r.CrawlDelay(ua); d != 2*time.Second {
+		t.Errorf("CrawlDelay = %v, want 2s (the group naming * and sitemapkit)", d)
+	}
+}
