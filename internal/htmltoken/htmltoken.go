@@ -329,8 +329,7 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 
 // feed reads b, the token's bytes that follow those fed before.
 func (s *tagScan) feed(b []byte) {
-	for i := 0; i < len(b) && s.state != sDone; i++ {
-		c := b[i]
+	for i := 0; i < len(b) && s.state != sDone; {
 		if s.state == sQuoted {
 			// A value's bytes at once: the tokenizer keeps them in its
 			// buffer, no copy of its own.
@@ -338,95 +337,99 @@ func (s *tagScan) feed(b []byte) {
 			if j < 0 {
 				return
 			}
-			i += j
+			i += j + 1
 			s.state = sSpace
 			s.counted++
 			continue
 		}
-		s.counted++
-		switch s.state {
-		case sStart:
-			s.state = sDone
-			if c == '<' {
-				s.state = sLt
-			}
-		case sLt:
-			switch {
-			case isLetter(c):
-				s.state = sName
-			case c == '/':
-				s.state = sSlash
-			default: // a comment, a doctype, or text
-				s.state = sDone
-			}
-		case sSlash:
-			s.state = sDone // "</>", or a bogus comment
-			if isLetter(c) {
-				s.state = sName
-			}
-		case sName:
-			switch {
-			case isSpace(c):
-				s.state = sSpace
-			case c == '/' || c == '>':
-				s.state = sSpace
-				i-- // read again
-				s.counted--
-			}
-		case sSpace:
-			switch {
-			case isSpace(c):
-			case c == '>':
-				s.state = sDone
-			default:
-				s.state, s.first = sAttr, true
-				i--
-				s.counted--
-			}
-		case sAttr:
-			first := s.first
-			s.first = false
-			switch {
-			case c == '=' && first:
-				// "=" before a name's first byte is a byte of the name.
-			case isSpace(c) || c == '/' || c == '>' || c == '=':
-				s.state = sAfterKey
-				i--
-				s.counted--
-			}
-		case sAfterKey:
-			switch {
-			case isSpace(c):
-			case c == '/':
-				s.state = sSpace
-			case c == '=':
-				s.state = sAfterEq
-			default:
-				s.state = sSpace
-				i--
-				s.counted--
-			}
-		case sAfterEq:
-			switch {
-			case isSpace(c):
-			case c == '>':
-				s.state = sSpace
-				i--
-				s.counted--
-			case c == '"' || c == '\'':
-				s.state, s.quote = sQuoted, c
-			default:
-				s.state = sUnquoted
-			}
-		case sUnquoted:
-			switch {
-			case isSpace(c):
-				s.state = sSpace
-			case c == '>':
-				s.state = sSpace
-				i--
-				s.counted--
-			}
+		if s.step(b[i]) {
+			i++
+			s.counted++
 		}
 	}
+}
+
+// step moves the scan on by c, outside a quoted value, and reports
+// whether c is consumed: false when it is to be read again in the new
+// state, where the tokenizer unreads it.
+func (s *tagScan) step(c byte) bool {
+	switch s.state {
+	case sStart:
+		s.state = sDone
+		if c == '<' {
+			s.state = sLt
+		}
+	case sLt:
+		switch {
+		case isLetter(c):
+			s.state = sName
+		case c == '/':
+			s.state = sSlash
+		default: // a comment, a doctype, or text
+			s.state = sDone
+		}
+	case sSlash:
+		s.state = sDone // "</>", or a bogus comment
+		if isLetter(c) {
+			s.state = sName
+		}
+	case sName:
+		switch {
+		case isSpace(c):
+			s.state = sSpace
+		case c == '/' || c == '>':
+			s.state = sSpace
+			return false
+		}
+	case sSpace:
+		switch {
+		case isSpace(c):
+		case c == '>':
+			s.state = sDone
+		default:
+			s.state, s.first = sAttr, true
+			return false
+		}
+	case sAttr:
+		first := s.first
+		s.first = false
+		switch {
+		case c == '=' && first:
+			// "=" before a name's first byte is a byte of the name.
+		case isSpace(c) || c == '/' || c == '>' || c == '=':
+			s.state = sAfterKey
+			return false
+		}
+	case sAfterKey:
+		switch {
+		case isSpace(c):
+		case c == '/':
+			s.state = sSpace
+		case c == '=':
+			s.state = sAfterEq
+		default:
+			s.state = sSpace
+			return false
+		}
+	case sAfterEq:
+		switch {
+		case isSpace(c):
+		case c == '>':
+			s.state = sSpace
+			return false
+		case c == '"' || c == '\'':
+			s.state, s.quote = sQuoted, c
+		default:
+			s.state = sUnquoted
+		}
+	case sUnquoted:
+		switch {
+		case isSpace(c):
+			s.state = sSpace
+		case c == '>':
+			s.state = sSpace
+			return false
+		}
+	}
+	return true
 }
