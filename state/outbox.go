@@ -215,13 +215,23 @@ func (o *Outbox) Failed(ctx context.Context, id int64, why error) error {
 // Setting returns the value kept under key ("" when none): the IndexNow
 // key, the checksum of what was last submitted of a file.
 func (o *Outbox) Setting(ctx context.Context, key string) (string, error) {
+	return o.s.setting(ctx, o.s.conn, key)
+}
+
+// A querier is the state's connection, or a transaction on it.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// setting returns the value kept under key ("" when none), read through q.
+func (s *Store) setting(ctx context.Context, q querier, key string) (string, error) {
 	var v string
-	err := o.s.conn.QueryRowContext(ctx, `SELECT v FROM settings WHERE k = ?`, key).Scan(&v)
+	err := q.QueryRowContext(ctx, `SELECT v FROM settings WHERE k = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	if err != nil {
-		return "", o.s.fail("settings", err)
+		return "", s.fail("settings", err)
 	}
 	return v, nil
 }

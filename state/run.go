@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -112,16 +111,15 @@ func (r *Run) site(ctx context.Context) error {
 	if r.o.Site == "" {
 		return nil
 	}
-	var site string
-	err := r.tx.QueryRowContext(ctx, `SELECT v FROM settings WHERE k = 'site'`).Scan(&site)
+	site, err := r.s.setting(ctx, r.tx, "site")
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return err
+	case site == "":
 		if _, err := r.tx.ExecContext(ctx, `INSERT INTO settings(k, v) VALUES('site', ?)`, r.o.Site); err != nil {
 			return r.s.fail("settings", err)
 		}
 		return nil
-	case err != nil:
-		return r.s.fail("settings", err)
 	}
 	return r.s.siteError(site, r.o.Site)
 }
@@ -141,10 +139,9 @@ func (s *Store) siteError(have, want string) error {
 // reads the state without a run: submit, which would send one site's
 // changes, and name its sitemap, as another's.
 func (s *Store) CheckSite(ctx context.Context, site string) error {
-	var have string
-	err := s.conn.QueryRowContext(ctx, `SELECT v FROM settings WHERE k = 'site'`).Scan(&have)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return s.fail("settings", err)
+	have, err := s.setting(ctx, s.conn, "site")
+	if err != nil {
+		return err
 	}
 	return s.siteError(have, site)
 }
